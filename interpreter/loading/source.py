@@ -435,9 +435,9 @@ def load_file(path) -> tuple[object, SourceMap]:
     return load_bytes(read_file(path), path)
 
 
-def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
-    """The bytes of a file (a regular file, at most ``limit``); an unreadable file is a
-    RulesetError without location."""
+def read_file(path: str, limit: int = MAX_BYTES, head: bool = False) -> bytes:
+    """The bytes of a file (a regular file, at most ``limit``; ``head``: its first ``limit``
+    bytes, however long it is); an unreadable file is a RulesetError without location."""
     try:
         # a regular file only: a named pipe or a device would block for ever, or never end
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -447,6 +447,8 @@ def read_file(path: str, limit: int = MAX_BYTES) -> bytes:
     except (OSError, ValueError) as e:   # (ValueError: a path with a NUL byte)
         raise RulesetError(f"cannot read file: {path!r}: {getattr(e, 'strerror', None) or e}", code="io") from None
     if len(raw) > limit:
+        if head:
+            return raw[:limit]
         raise RulesetError(f"file too large (limit {limit} bytes)", Location(path, 1, 1), "limit")
     return raw
 

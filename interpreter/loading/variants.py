@@ -131,7 +131,7 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
             _schema(data, smap)
             passed[0] = True
         return data, smap, digest, {}
-    base_path = _resolve_extends(path, data["extends"], smap, allowed_roots)
+    base_path = resolve_extends(path, data["extends"], smap, allowed_roots)
     chain = (*chain, path.resolve())
     if base_path in chain:
         loop = " -> ".join(p.name for p in (*chain[chain.index(base_path):], base_path))
@@ -144,9 +144,13 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
     return merged, mmap, hashlib.sha256((base_digest + digest).encode()).hexdigest(), bare
 
 
-def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
+def resolve_extends(path: Path, target, smap=None, allowed_roots=None) -> Path:
+    """The file that ``extends: TARGET`` written in ``path`` names, checked as a load checks it:
+    a bundled ruleset's name, or a file in the allowed folders (``path``'s own and below it);
+    else a RulesetError (located in ``smap`` when given). The language server follows a file's
+    ``extends:`` through it where the file does not load (lsp/navigation.py ``bases``)."""
     if not isinstance(target, str) or not target or "\0" in target:
-        raise RulesetError("extends: takes a file name (or a bundled ruleset's name)", smap.loc(("extends",)), "schema")
+        raise RulesetError("extends: takes a file name (or a bundled ruleset's name)", _at_extends(smap), "schema")
     bundled = bundled_named(target)
     if bundled is not None and not exists(path.parent / target):
         return bundled        # extends: a bundled ruleset's name, from any folder
@@ -157,15 +161,19 @@ def _resolve_extends(path: Path, target, smap, allowed_roots) -> Path:
         named = f"extends: {stem} (a bundled ruleset, by its name, from any folder)" \
             if is_file(resource_dir("rulesets") / f"{stem}.yaml") else "extends: NAME (a bundled ruleset's name: see rulebook list)"
         raise RulesetError(f"extends: '{target}' is outside the allowed ruleset folders",
-                           smap.loc(("extends",)), "extends", span=len(target),
+                           _at_extends(smap), "extends", span=len(target),
                            hint=f"a variant file extends a ruleset in its own folder or below it "
                                 f"(extends: base.yaml), or write {named}")
     if base is None or not is_file(base):   # (a name too long, a folder not readable: not found too)
         near = did_you_mean(target, sorted(p.name for p in path.parent.glob("*.y*ml") if p != path))
-        raise RulesetError(f"extends: file '{target}' not found", smap.loc(("extends",)), "extends",
+        raise RulesetError(f"extends: file '{target}' not found", _at_extends(smap), "extends",
                            span=len(target), hint=f"did you mean '{near}'?" if near else
                            "the path is relative to the folder of this file")
     return base
+
+
+def _at_extends(smap):
+    return smap.loc(("extends",)) if smap is not None else None
 
 
 def _apply_variant(data, smap, digest, path, variant, allowed_roots, bare):

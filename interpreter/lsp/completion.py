@@ -15,13 +15,11 @@ from ..expr.names import CONSTANTS
 from ..loading.schema import load_schema
 from .checking import Checked
 from .as_names import names_at
+from .scans import WINDOW, compared_at, indexed_at, owner_at
 from .hover import function_doc, key_doc
 from .positions import Context
 
 Kind = types.CompletionItemKind
-_TAIL = re.compile(r"(?:(?P<owner>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\.)?(?P<word>\w*)$")
-_INDEXED = re.compile(r"(?P<owner>params\.\w+|[A-Za-z_]\w*)\[\s*(?P<quote>'?)\w*$")
-_COMPARED = re.compile(r"(?P<attr>[A-Za-z_]\w*)\s*(?:==|!=|in\s*\[[^\]]*)\s*'?(?P<word>\w*)$")
 ELEMENT_WORDS = ("where", "by:", "to:")   # an implicit element 'it' is in scope after these
 
 
@@ -116,26 +114,25 @@ def _names(ctx: Context, checked: Checked) -> list[types.CompletionItem]:
     names = checked.names
     assert names is not None
     data = checked.data or {}
-    text = ctx.before
-    tail = _TAIL.search(text)
-    owner = tail.group("owner") if tail else None
+    text = ctx.before[-WINDOW:]
+    owner = owner_at(text)
     params: dict = data["params"] if isinstance(data.get("params"), dict) else {}
-    indexed = _INDEXED.search(text)
+    indexed = indexed_at(text)
     if indexed:   # params.MAP[ or FAMILY[: the keys, quoted
-        name = indexed.group("owner")
+        name, quoted = indexed
         keys = names.map_keys(name[7:]) if name.startswith("params.") else names.keyed.get(name)
         if keys:
-            quote = "" if indexed.group("quote") else "'"
+            quote = "" if quoted else "'"
             return [_item(f"{quote}{k}{quote}", Kind.EnumMember, f"a key of {name}") for k in keys]
     if owner == "params":
         return [_item(p, Kind.Constant, _param_detail(spec), (spec or {}).get("doc") if isinstance(spec, dict) else None)
                 for p, spec in params.items()]
     if owner in names.keyed:
         return [_item(str(k), Kind.EnumMember, f"{owner}.{k}") for k in names.keyed[owner]]
-    compared = _COMPARED.search(text)
-    if compared and compared.group("attr") in names.attrs:
-        values = names.namespace.get("A_" + compared.group("attr")) or ()
-        unquoted = "'" not in text[compared.start():]
+    compared = compared_at(text)
+    if compared and compared[0] in names.attrs:
+        values = names.namespace.get("A_" + compared[0]) or ()
+        unquoted = "'" not in text[compared[1]:]
         return [_item(f"'{v}'" if isinstance(v, str) and unquoted else str(v), Kind.Value)
                 for v in dict.fromkeys(v for v in values if v is not None)]
     out = [_item(a, Kind.Field, f"card attribute ({t})", sort="2") for a, t in names.attrs.items()]

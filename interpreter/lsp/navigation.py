@@ -4,14 +4,17 @@ definition and references of the ``id:`` of list entries; and the document's out
 from __future__ import annotations
 
 import re
+from itertools import islice
 from pathlib import Path
 from typing import Iterator
 
 from lsprotocol import types
 
 from ..errors import Location, RulebookError
+from ..loading.resources import resolved, within
 from ..loading.schema import load_schema
 from ..loading.source import SourceMap, load_yaml
+from ..loading.variants import MAX_EXTENDS, resolve_extends
 from .checking import Checked
 from .positions import Context, word_at
 
@@ -61,35 +64,54 @@ def chain_files(checked: Checked) -> list[str]:
 
 _EXTENDS = re.compile(r"""^extends\s*:\s*['"]?([^'"\s#]+)""", re.M)
 MAX_SIBLINGS = 200   # YAML files of a folder looked at for variant files extending a ruleset
+HEAD = 10_000        # the characters of a file read for its extends: line
 
 
 def extending(files: list[str], read) -> list[str]:
     """The files of the folders of ``files`` whose ``extends:`` names one of them (or one of
-    those found so far): the variant files built on a base. ``read(path)``: a file's text."""
+    those found so far): the variant files built on a base. ``read(path)``: a file's text (its
+    first ``HEAD`` characters are enough). A name of the folder that leads out of it (a link)
+    is not read."""
     chain = {str(Path(f).resolve()) for f in files}
-    folders = {Path(f).parent for f in files}
-    candidates = sorted({str(p.resolve()) for d in folders for p in list(d.glob("*.y*ml"))[:MAX_SIBLINGS]} - chain)
+    folders = {Path(f).resolve().parent for f in files}
+    candidates = sorted({str(p) for d in folders for p in _resolved(islice(d.glob("*.y*ml"), MAX_SIBLINGS))
+                         if within(p, [d])} - chain)
     found: list[str] = []
+    heads: dict[str, str] = {}
     grew = True
     while grew:
         grew = False
         for c in candidates:
             if c in found:
                 continue
-            m = _EXTENDS.search(read(c)[:10_000])
-            if m and str((Path(c).parent / m.group(1)).resolve()) in chain | set(found):
+            if c not in heads:
+                heads[c] = read(c)[:HEAD]
+            m = _EXTENDS.search(heads[c])
+            if m and str(resolved(Path(c).parent / m.group(1))) in chain | set(found):
                 found.append(c)
                 grew = True
     return found
 
 
+def _resolved(paths) -> Iterator[Path]:
+    for p in paths:
+        r = resolved(p)
+        if r is not None:
+            yield r
+
+
 def bases(path: str, read) -> list[str]:
     """The files ``path`` extends, read from their ``extends:`` lines (a file that does not load,
-    such as a variant whose change names no entry, has no source map to tell them)."""
+    such as a variant whose change names no entry, has no source map to tell them), each
+    followed only where loading would follow it (loading/variants.py ``resolve_extends``: the
+    allowed folders, or a bundled ruleset)."""
     found: list[str] = []
-    while len(found) < 8 and (m := _EXTENDS.search(read(path)[:10_000])):
-        path = str((Path(path).parent / m.group(1)).resolve())
-        if path in found or not Path(path).is_file():
+    while len(found) < MAX_EXTENDS and (m := _EXTENDS.search(read(path)[:HEAD])):
+        try:
+            path = str(resolve_extends(Path(path), m.group(1)))
+        except RulebookError:
+            break
+        if path in found:
             break
         found.append(path)
     return found

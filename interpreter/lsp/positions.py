@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 
 from ..errors import Location
+from ..loading.source import MAX_DEPTH
 
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -66,32 +67,35 @@ class Context:
     before: str = ""            # the value's text before the cursor
 
 
-_KEY = re.compile(r"""^(?P<key>[A-Za-z_$][\w$-]*|'[^']*'|"[^"]*")\s*:(?:\s+|$)""")
+_KEY = re.compile(r"""(?P<key>[A-Za-z_$][\w$-]*|'[^']*'|"[^"]*")\s*:(?:\s+|$)""")
 _BLOCK = re.compile(r"^[|>][-+0-9]*\s*(#.*)?$")
 
 
 def _split(content: str):
     """A line's content as (columns of the dashes opening list items, the key or None, the
     key's column, the value's text, the value's column), columns relative to the content."""
-    dashes, i = [], 0
-    while content[i:i + 2] == "- " or content[i:] == "-":
+    dashes, i, end = [], 0, len(content)
+    while content.startswith("- ", i) or (i == end - 1 and content[i] == "-"):
         dashes.append(i)
         i += 2
-        while i < len(content) and content[i] == " ":
+        while i < end and content[i] == " ":
             i += 1
-    m = _KEY.match(content[i:])
+    m = _KEY.match(content, i)
     if m:
-        return dashes, m.group("key").strip("'\""), i, content[i + m.end():], i + m.end()
+        return dashes, m.group("key").strip("'\""), i, content[m.end():], m.end()
     return dashes, None, i, content[i:], i
 
 
 def context_at(text: str, line: int, col: int) -> Context:
-    """The context of 0-based (``line``, ``col``) in ``text``."""
-    lines = text.split("\n")
-    stack: list[tuple[int, object, bool]] = []   # (column, key or list index, whether a list item)
-    counts: dict[tuple, int] = {}                # (path, column) -> the last list item's index
-    block = None                                 # (column of the key, its path): a | or > scalar
-    for n, raw in enumerate(lines[:line + 1]):
+    """The context of 0-based (``line``, ``col``) in ``text``, in time linear in the text: each
+    mapping or list item open holds the counts of the list items under it, and no more of them
+    are held than a ruleset may nest (the loader's ``MAX_DEPTH``: below that, a text does not load
+    and its places are not told apart)."""
+    lines = text.split("\n", line + 1)[:line + 1]
+    stack: list[tuple[int, object, bool, dict]] = []   # (column, key or list index, whether a list item,
+    top: dict[int, int] = {}                            #  column -> the last index of a list item under it)
+    block = None                                        # (column of the key, its path): a | or > scalar
+    for n, raw in enumerate(lines):
         raw = raw.rstrip("\r")
         last = n == line
         if last:
@@ -110,18 +114,17 @@ def context_at(text: str, line: int, col: int) -> Context:
         first_dash = bool(dashes)
         while stack and (stack[-1][0] > indent or (stack[-1][0] == indent and (stack[-1][2] or not first_dash))):
             stack.pop()
-        for d in dashes:
-            parent = tuple(seg for _, seg, _ in stack)
-            index = counts.get((parent, indent + d), -1) + 1
-            counts[(parent, indent + d)] = index
-            stack.append((indent + d, index, True))
-        path = tuple(seg for _, seg, _ in stack)
+        for d in dashes[:max(0, MAX_DEPTH - len(stack))]:
+            counts = stack[-1][3] if stack else top
+            index = counts[indent + d] = counts.get(indent + d, -1) + 1
+            stack.append((indent + d, index, True, {}))
+        path = tuple(entry[1] for entry in stack)
         if last:
             if key is None:
                 return Context(path, True, None, value)
             return Context(path, False, key, value)
-        if key is not None:
-            stack.append((indent + kcol, key, False))
+        if key is not None and len(stack) < MAX_DEPTH:
+            stack.append((indent + kcol, key, False, {}))
             if _BLOCK.match(value.strip()):
                 block = (indent + kcol, (*path, key))
     return Context((), True)

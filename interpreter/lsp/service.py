@@ -10,6 +10,7 @@ plays a game.
 from __future__ import annotations
 
 import asyncio
+import logging
 from bisect import bisect_right
 from concurrent.futures import ThreadPoolExecutor
 
@@ -26,6 +27,16 @@ from .positions import client_range, context_at, location_range, path_of, uri_of
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
 MAX_DEBOUNCE = 10.0   # (initializationOptions {"debounce": SECONDS} sets it, up to this)
+
+
+class Refused(JsonRpcInvalidParams):
+    """A request refused for a reason the author is told (a rename to a name already taken):
+    pygls answers it with this error, and the traceback it logs of a fault is left out (main)."""
+
+
+class _Refusals(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.exc_info and isinstance(record.exc_info[1], Refused))
 
 
 class RulebookServer(LanguageServer):
@@ -57,6 +68,16 @@ class RulebookServer(LanguageServer):
             return read_file(path).decode("utf-8", "replace").splitlines(True)
         except RulebookError:
             return []
+
+    def head(self, path: str) -> str:
+        """The first characters of a file (navigation.HEAD): enough for its ``extends:`` line."""
+        doc = self.workspace.text_documents.get(self.uri_for(path))
+        if doc is not None:
+            return doc.source[:navigation.HEAD]
+        try:
+            return read_file(path, navigation.HEAD, head=True).decode("utf-8", "replace")
+        except RulebookError:
+            return ""
 
     def run_check(self, path: str) -> Checked:
         """Check one document and publish the diagnostics of every file it touched."""
@@ -297,16 +318,28 @@ def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]
     variant files beside them that extend them)."""
     read = lambda p: "".join(ls.lines(p))   # noqa: E731
     chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
-    return {p: read(p) for p in [*chain, *(navigation.extending(chain, read) if variants else [])]}
+    return {p: read(p) for p in [*chain, *(navigation.extending(chain, ls.head) if variants else [])]}
 
 
-def _references(ls: RulebookServer, found, checked):
+MAX_CHECKED_FILES = 16   # files of a chain and variant files beside it checked for one references or rename
+
+
+async def _references(ls: RulebookServer, found, checked):
+    """Where the name is written in the files of the chain and the variant files beside it,
+    looked into at the places where names are read: as the check of each file found (a variant
+    file beside a base may write an expression where the base has none). A file not open is
+    checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
+    them; the others are looked into at the places the checked ones read names."""
     files = _files(ls, checked)
-    # where names are read: as the check of each file found (a variant file beside a base may
-    # write an expression where the base has none)
-    places = navigation.name_places(checked).union(*(
-        navigation.name_places(ls.checked.get(p) or check(p, ls.texts())) for p in files if p != checked.path))
-    return navigation.references(found[0], found[1], files, places)
+    others = [p for p in files if p != checked.path]
+    known = [ls.checked[p] for p in others if p in ls.checked]
+    unchecked = [p for p in others if p not in ls.checked][:MAX_CHECKED_FILES]
+
+    def look(texts: dict[str, str]):
+        checks = [*known, *(check(p, texts) for p in unchecked)]
+        places = navigation.name_places(checked).union(*map(navigation.name_places, checks))
+        return navigation.references(found[0], found[1], files, places)
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
@@ -318,7 +351,7 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    return [ls.to_location(loc, width) for loc, width in _references(ls, found, checked)]
+    return [ls.to_location(loc, width) for loc, width in await _references(ls, found, checked)]
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -331,11 +364,11 @@ async def on_rename(ls: RulebookServer, params: types.RenameParams):
     else:
         found, checked = await _target(ls, params.text_document.uri, params.position)
         if found is None:
-            raise JsonRpcInvalidParams("no zone, counter, variable, parameter, define, effect or id here to rename")
+            raise Refused("no zone, counter, variable, parameter, define, effect or id here to rename")
         problem = navigation.rename_problem(found[0], params.new_name, checked)
-        places = [] if problem else _references(ls, found, checked)
+        places = [] if problem else await _references(ls, found, checked)
     if problem:
-        raise JsonRpcInvalidParams(problem)
+        raise Refused(problem)
     changes: dict[str, list[types.TextEdit]] = {}
     for loc, width in places:
         where = ls.to_location(loc, width)
@@ -368,6 +401,7 @@ def on_code_action(ls: RulebookServer, params: types.CodeActionParams):
 
 
 def main() -> int:
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(_Refusals())
     server.start_io()
     return 0
 
