@@ -165,9 +165,10 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
 
     A world that breaks one of the ruleset's ``invariants:`` (engine/invariants.py: a position
     the rules never reach, such as a hand holding a set the rules lay down at once) is dealt
-    again, up to ``WORLD_TRIES`` such worlds; then the last of them is kept as it is (what its
-    beliefs reset may be what breaks it: a counter tied to hidden cards), and the text of the
-    invariant it breaks is appended to ``flaws`` when given."""
+    again, up to ``WORLD_TRIES`` such worlds (seldom all of them where the real state keeps the
+    invariants; always where it breaks one too); then the last of them is kept as it is, and the
+    text of the invariant it breaks is appended to ``flaws`` when given. The invariants asked
+    are those that read nothing the world replaces by beliefs (``_asked``)."""
     invariants = _asked(S, seat)
     if S.dec is None or S.dec[0] == seat:
         for _ in range(WORLD_TRIES if invariants else 1):
