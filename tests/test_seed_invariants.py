@@ -1,6 +1,7 @@
-"""The seed rulesets' `invariants:` (checked after every decision by `validate --playouts`)
-each hold on a real game and fail on the corruption they guard against: a card made twice, a
-trick holding too many plays, diamonds owed."""
+"""The seed rulesets' `invariants:` (checked after every decision by `validate --playouts`, and
+asked of every determinized world: engine/knowledge.py) each hold on a real game and fail on the
+corruption they guard against: a card made twice, a trick holding too many plays, diamonds owed,
+a Go Fish hand holding a whole book, Diam's closing card above the cards it is shuffled among."""
 from __future__ import annotations
 
 import pytest
@@ -50,3 +51,30 @@ def test_diamonds_owed_break_the_last_invariant(diamonds, counter):
     assert broken(S) == []
     S.c[counter] = [0, 0, -1, 0]
     assert broken(S) == ["all(teams, by: showroom >= 0 and safe >= 0)"]
+
+
+def test_a_go_fish_hand_holding_all_four_of_a_rank_breaks_its_invariant():
+    S = bundled("go_fish").new_game(2, seed=1)
+    assert broken(S) == []
+    labels = S.rules.card_labels
+    rank = labels[S.z["hand"][0][0]][0]   # (a rank seat 0 holds: its other copies moved to its hand)
+    for zone in ("pool", "hand"):
+        for owner in ((None,) if zone == "pool" else (1,)):
+            cards = S.z[zone] if owner is None else S.z[zone][owner]
+            for c in [c for c in cards if labels[c][0] == rank]:
+                cards.remove(c)
+                S.z["hand"][0].append(c)
+    S.z["hand"][0].sort()
+    assert sum(labels[c][0] == rank for c in S.z["hand"][0]) == 4
+    assert broken(S) == [S.rules.invariants[0][1]]
+
+
+def test_diams_closing_card_above_the_bottom_part_of_the_pile_breaks_its_invariant():
+    S = bundled("diams").new_game(3, seed=1)
+    assert broken(S) == []
+    pile = S.z["pile"]
+    closing = next(c for c in pile if S.rules.cards.kinds[c] == "closing")
+    assert pile.index(closing) <= 15
+    pile.remove(closing)
+    pile.insert(16, closing)   # (the bottom part is 15 cards and the closing card: indexes 0 to 15)
+    assert broken(S) == [S.rules.invariants[0][1]]

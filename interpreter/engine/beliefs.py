@@ -88,6 +88,16 @@ def _hidden(rules, members, seat: int) -> tuple:
     return tuple(counters), private
 
 
+def replaced(rules, members, seat: int) -> frozenset:
+    """The names (expr/access.py: ``("c", counter)``, ``("v", variable)``) of the values a world
+    of ``seat`` replaces by beliefs: each counter an instance of which is hidden from it, each
+    private variable (even one a world keeps, where the seat's own choice stored it)."""
+    bit, vis = 1 << seat, rules.visibility
+    names = {("c", name.split(".")[0]) for name, masks in vis.seen(members).counter.items()
+             if (not masks & bit if type(masks) is int else any(not m & bit for m in masks))}
+    return frozenset(names | {("v", name) for name in rules.names.vars if not vis.vars[name] & bit})
+
+
 def _drawn(D, typ: str, rng, start, none: bool):
     """A value of ``typ`` drawn among the values the type declares (and none with them where
     ``none``), else ``start``."""

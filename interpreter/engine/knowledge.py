@@ -45,13 +45,15 @@ among the options the world allows, a pick's cards picked so far that the seat c
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
 order) that read a private variable or hidden counter counted again on the world's (one of
 zones: the one read when the loop started), a when-trigger's last value asked again; the count
-of steps run starts again at 0.
+of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
+position the rules never reach) is dealt again (``determinize``).
 """
 from __future__ import annotations
 
 
 from ..errors import GameError
-from .beliefs import believed
+from .beliefs import believed, replaced
+from .invariants import first_broken
 from .layout import reindex
 from .loop import located, reask
 from .rng import seed_state
@@ -145,9 +147,10 @@ def unplaced_cards(S, seat: int) -> set:
 
 
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
+WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariants (docs/agents.md)
 
 
-def determinize(S, seat: int, rng):
+def determinize(S, seat: int, rng, flaws: list | None = None):
     """A full state ``seat`` cannot tell from ``S`` (module docstring); ``rng`` is a
     ``random.Random`` that decides the deal. The seat's own pending decision is kept as it is
     (it sees its options). Another seat's is asked again in the world: the seat sees who is
@@ -158,11 +161,25 @@ def determinize(S, seat: int, rng):
     some kind), so deals where it does not are dealt again, up to ``TRIES`` times. When none
     does (the step reads what every world resets: a quality the asker chose into a private
     variable), the first world where the same seat is asked with nothing of the seat's
-    observation changed is kept (the flow went on from the step, which had nothing to ask)."""
+    observation changed is kept (the flow went on from the step, which had nothing to ask).
+
+    A world that breaks one of the ruleset's ``invariants:`` (engine/invariants.py: a position
+    the rules never reach, such as a hand holding a set the rules lay down at once) is dealt
+    again, up to ``WORLD_TRIES`` such worlds (seldom all of them where the real state keeps the
+    invariants; always where it breaks one too); then the last of them is kept as it is, and the
+    text of the invariant it breaks is appended to ``flaws`` when given. The invariants asked
+    are those that read nothing the world replaces by beliefs (``_asked``)."""
+    invariants = _asked(S, seat)
     if S.dec is None or S.dec[0] == seat:
-        return _dealt(S, seat, rng)
+        for _ in range(WORLD_TRIES if invariants else 1):
+            D = _dealt(S, seat, rng)
+            broken = first_broken(D, invariants) if invariants else None
+            if broken is None:
+                return D
+        return _flawed(D, broken, flaws)
     asker, step = S.dec[0], S.stack[-1][0]
-    shown = other = None
+    shown = other = flawed = None
+    worlds = 0   # worlds dealt that break an invariant
     for _ in range(TRIES):
         D = _dealt(S, seat, rng)
         try:
@@ -171,17 +188,62 @@ def determinize(S, seat: int, rng):
             continue
         if D.dec is None or D.dec[0] != asker:
             continue
-        if D.stack[-1][0] == step:
-            return D
-        if other is None:
+        same = D.stack[-1][0] == step
+        if not same:
+            if other is not None:
+                continue
             if shown is None:
                 shown = S.observation(seat)
-            if D.observation(seat) == shown:
-                other = D
+            if D.observation(seat) != shown:
+                continue
+        broken = first_broken(D, invariants) if invariants else None
+        if broken is not None:
+            flawed, worlds = (D, broken), worlds + 1
+            if worlds < WORLD_TRIES:
+                continue
+            break
+        if same:
+            return D
+        other = D
     if other is not None:
         return other
+    if flawed is not None:
+        return _flawed(*flawed, flaws)
     raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
                     f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
+
+
+def _asked(S, seat: int) -> tuple:
+    """The invariants asked of ``seat``'s worlds: those that read none of the values its worlds
+    replace by beliefs (engine/beliefs.py ``replaced``: a counter tied to hidden cards, reset,
+    need not agree with the cards dealt) and hand the state to no helper; kept by the ruleset
+    for the team assignment and the seat."""
+    rules = S.rules
+    if not rules.invariants:
+        return ()
+    kept, key = rules.start_values, ("invariants", S.members, seat)
+    asked = kept.get(key)
+    if asked is None:
+        gone = replaced(rules, S.members, seat)
+        asked = kept[key] = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
+    return asked
+
+
+def _reads(fn, names: frozenset) -> bool:
+    """Whether the compiled condition ``fn`` may read one of ``names`` (a family's counter by its
+    family's name)."""
+    access = getattr(fn, "access", None)
+    if access is None or access.opaque:
+        return True
+    return any((kind, name.split(".")[0] if kind == "c" else name) in names for kind, name in access.reads)
+
+
+def _flawed(D, broken, flaws: list | None):
+    """``D``, a world kept though it breaks an invariant (``broken``: engine/invariants.py), the
+    invariant's text appended to ``flaws``."""
+    if flaws is not None:
+        flaws.append(broken[0][1])
+    return D
 
 
 def _dealt(S, seat: int, rng):

@@ -125,7 +125,7 @@ class Ruleset:
     loop: tuple                    # what the reference game loop reads at every call (set by freeze)
     layout: Any                    # where a state keeps each table, its State class (engine/layout.py; freeze)
     _starts: dict                  # a game's start before its setup, by new_game's arguments (engine/start.py)
-    start_values: dict             # what determinizations read of the values a seat cannot see: the last game's start, what each seat misses (engine/beliefs.py), the zones a shuffle may name (engine/knowledge.py)
+    start_values: dict             # what determinizations read of the values a seat cannot see: the last game's start, what each seat misses (engine/beliefs.py), the zones a shuffle may name and the invariants each seat's worlds are asked (engine/knowledge.py)
     stacking: tuple                # the steps whose frame may be the stack's bottom, and which may sit over which (engine/frames.py)
     _calm: bool                    # a kept start's games need no check before their first step (_start; freeze)
 

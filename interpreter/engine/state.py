@@ -183,16 +183,18 @@ class State:
         sh.clear()
         return self
 
-    def determinize(self, player: int, rng) -> "State":
+    def determinize(self, player: int, rng, flaws: list | None = None) -> "State":
         """A full state consistent with everything ``player`` may know, the rest dealt again at
         random with ``rng`` (a ``random.Random``), its seed and RNG drawn from ``rng`` too (never
-        the game's: they are secrets); see engine/knowledge.py."""
+        the game's: they are secrets), dealt again where it breaks the ruleset's invariants
+        (``flaws`` receives the text of the one a world kept after ``WORLD_TRIES`` deals still
+        breaks); see engine/knowledge.py."""
         if not (type(player) is int and 0 <= player < self.n):
             from ..errors import GameError
             raise GameError(f"no seat {player!r} to determinize for in a game of {self.n} players "
                             f"(seats 0..{self.n - 1})")
         from .knowledge import determinize
-        return determinize(self, player, rng)
+        return determinize(self, player, rng, flaws)
 
     def to_dict(self) -> dict:
         return {

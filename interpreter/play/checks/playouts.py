@@ -26,6 +26,7 @@ from __future__ import annotations
 import shlex
 from dataclasses import dataclass, field
 
+from ...engine.invariants import first_broken
 from ...errors import BudgetExceeded, GameError, Location, UsageError
 from ...expr.messages import describe
 from ..agents import RandomAgent, agent_seed
@@ -154,14 +155,13 @@ def _broken_invariant(rules, S):
                 if rules.cards.kinds[c] not in kinds:
                     return (f"zone '{zone}' holds a {rules.cards.kinds[c]} card ({rules.card_labels[c]}), "
                             f"but it holds only {', '.join(sorted(kinds))}", None)
-    for fn, text, loc in rules.invariants:
-        try:
-            ok = fn(S, None, None)
-        except Exception as e:  # noqa: BLE001 - a runtime error inside the invariant itself
-            return f"invariant '{text}' could not be evaluated: {describe(e)}", loc
-        if not ok:   # with the values of its parts, as a scenario's false expectation says them
-            from ...expr import Compiler
-            from .scenarios import why_false
-            why = why_false(Compiler(rules.names), S, text)
-            return f"invariant '{text}' is false" + ("" if why == "it is false" else f": {why}"), loc
-    return None
+    broken = first_broken(S)
+    if broken is None:
+        return None
+    (_, text, loc), error = broken
+    if error is not None:
+        return f"invariant '{text}' could not be evaluated: {describe(error)}", loc
+    from ...expr import Compiler   # with the values of its parts, as a scenario's false expectation says them
+    from .scenarios import why_false
+    why = why_false(Compiler(rules.names), S, text)
+    return f"invariant '{text}' is false" + ("" if why == "it is false" else f": {why}"), loc

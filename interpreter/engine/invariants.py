@@ -1,0 +1,19 @@
+"""The ruleset's ``invariants:`` asked of a state (docs/reference.md, Invariants): by
+``rulebook validate --playouts`` after each decision of its random games (play/checks/playouts.py),
+and of each determinized world before a search plays it (engine/knowledge.py). The game's own
+play never asks them."""
+from __future__ import annotations
+
+
+def first_broken(S, entries=None):
+    """The first invariant of ``S``'s ruleset (of ``entries``, some of its entries, when given)
+    that does not hold in ``S``, as (its entry: the condition, its text, its location; the
+    exception its evaluation raised, or None when it is false), or None when every one holds."""
+    for entry in S.rules.invariants if entries is None else entries:
+        try:
+            ok = entry[0](S, None, None)
+        except Exception as e:   # noqa: BLE001 - a runtime error inside the invariant itself
+            return entry, e
+        if not ok:
+            return entry, None
+    return None
