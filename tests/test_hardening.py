@@ -745,6 +745,23 @@ def test_a_list_of_sums_past_64_bits_is_measured_as_it_is(tmp_path):
     assert max(map(len, interpreter.load(path).new_game(1, 0).legal_actions())) == 183
 
 
+def test_a_few_options_are_measured_as_many_are(tmp_path):
+    """labels.fit measures up to _FEW options (numbers and texts) in one loop: a text past
+    MAX_LABEL among them is refused as among many, and any other value goes the general way."""
+    from interpreter.engine.labels import _FEW, MAX_LABEL, fit
+    from interpreter.expr.runtime import ExprRuntimeError
+    rules = interpreter.load(write_ruleset(tmp_path, OPTIONS.replace("13", "4").replace("OPTIONS", "[1]")))
+    short, long = ["ab", 1, None, 2.5, True, "x" * MAX_LABEL], "x" * (MAX_LABEL + 1)
+    assert len(short) <= _FEW < 3 * len(short)
+    for options in (short, short * 3):   # (one loop; past _FEW: the passes in C)
+        assert fit(rules, options, "any") is options
+        with pytest.raises(ExprRuntimeError, match="an option's label of more than 200 characters"):
+            fit(rules, [*options, long], "any")
+    assert fit(rules, ["ab", ["c", "d"]], "any") == ["ab", ["c", "d"]]   # (a list: measured the general way)
+    with pytest.raises(ExprRuntimeError, match="more than 200 characters"):
+        fit(rules, ["ab", [long]], "any")
+
+
 def test_declared_effects_calling_one_another_deeper_than_the_limit_is_one_located_error(tmp_path):
     """A chain of 300 declared effects, each calling the next, made validate fail with Python's
     recursion limit ("internal error"); past MAX_CALL_DEPTH it is one located error, and a chain

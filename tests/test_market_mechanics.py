@@ -213,6 +213,29 @@ def test_combos_by_a_fractional_attribute_is_compiled_to_the_general_walk(tmp_pa
     assert list(S.dec[1]) == r.names.namespace["_combos"](S, S.z["market"], key, 2, True) != []
 
 
+@pytest.mark.parametrize("total, measured", [
+    ("5", False),                  # (at most 5 cards of value 1 or more: 5 labels of 7 characters, their +)
+    ("first(hand).value", False),  # (a card's value: at most 6, the attribute's greatest)
+    ("26", True),                  # (26 cards of value 1: past MAX_LABEL)
+    ("count(hand)", True),         # (not bounded: as many cards as the market may hold, 62)
+])
+def test_combos_labels_bounded_by_the_total_over_the_least_value_are_not_measured(tmp_path, total, measured):
+    """A set combos() returns holds at most the total's greatest over the least positive value
+    (market_costs.set_bound): where that keeps its label within MAX_LABEL, the choose offers the
+    sets unmeasured (labels.short_labels), in the module and its plain reference alike."""
+    from fuzzing.lockstep import reference
+    from interpreter.building.listing import listing
+    r = load_text(tmp_path, textwrap.dedent(BASE).replace("copies: 3", "copies: 10") + textwrap.dedent(f"""
+    flow:
+      - move: {{from: stock, to: market, cards: "stock where kind == 'gem' and value <= 2"}}
+      - move: {{from: market, to: "hand[0]", cards: "[first(market)]"}}
+      - choose: {{who: 0, options: "combos(market, by: value, total: {total})", as: picked_set}}
+    """), "m.yaml")
+    assert ("rules.fit(" in listing(r)) == measured
+    offers = [way.new_game(2, 0).legal_actions() for way in (r, reference(r))]
+    assert offers[0] == offers[1] and offers[0]
+
+
 def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():
     """A total beyond the sum of all the values has no set: it is answered at once, without a
     bitset as wide as the total (combos(hand, by: rank, total: 3037000499) took seconds and

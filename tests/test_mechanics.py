@@ -251,11 +251,12 @@ def test_options_with_the_same_label_are_one_option_for_every_type(tmp_path):
     """choose offers one option per label; for whole numbers, strings, players and yes/no the
     values themselves are compared (their labels are one-to-one), which must give the same."""
     import random
-    from interpreter.expr.types import BOOL, CARD, INT, NUM, PLAYER, STR, list_of
+    from interpreter.expr.types import ANY, BOOL, CARD, INT, NUM, PLAYER, STR, list_of
     r = load(tmp_path, "flow: []\n")
     rnd = random.Random(3)
     values = {INT: [0, 1, 2, 7, None], STR: ["a", "b", "None", None], PLAYER: [0, 1, 2, None], BOOL: [True, False],
-              NUM: [1, 1.0, 2.5, None], CARD: list(range(len(r.cards))), list_of(INT): [[1], [1, 2], [2, 1]]}
+              NUM: [1, 1.0, 2.5, None], CARD: list(range(len(r.cards))), list_of(INT): [[1], [1, 2], [2, 1]],
+              ANY: ["a", "b", "a", "1", "none"] * 3 + [1, None, [1], True]}   # (texts alone: Ruleset.distinct's loop)
     for typ, pool in values.items():
         for _ in range(50):
             opts = [rnd.choice(pool) for _ in range(rnd.randint(0, 8))]

@@ -33,6 +33,7 @@ _PLAIN = frozenset({INT, PLAYER, TEAM, BOOL})   # one label a value, none holdin
 _TABLED = _PLAIN | {STR, CARD}                   # one label a value (not num: 1 and 1.0 are one key)
 _SCALARS = frozenset({int, bool, float, type(None)})   # labels of at most 24 characters (a float's repr)
 _TEXTS = frozenset({str})
+_FEW = 16   # options measured by one loop (a builtin's call, max(map(len, L)), costs some 4,000 instructions)
 # the longest label of one (a card's: Ruleset.widest_label; a whole number's within 64 bits: a sum
 # inside an expression may pass them, unchecked until it is stored, so lists of them are measured)
 _WIDEST = {INT: 20, BOOL: 5, CARD: 0}
@@ -82,6 +83,12 @@ def fit(rules, options, typ: str):
         return options
     if not isinstance(options, (list, tuple)):
         options = list(options)
+    if len(options) <= _FEW:   # (a few: one loop, cheaper than the calls of the passes in C below)
+        for o in options:
+            if not (o.__class__ in _SCALARS or o.__class__ is str and len(o) <= MAX_LABEL):
+                break
+        else:   # (numbers and short texts: _FEW labels of MAX_LABEL at most, within MAX_OPTION_CHARS)
+            return options
     kinds = set(map(type, options))   # (one pass in C: most options are numbers, or texts)
     if kinds <= _SCALARS and 24 * len(options) <= MAX_OPTION_CHARS:   # (a number's label: at most 24 characters)
         return options

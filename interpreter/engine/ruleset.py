@@ -6,7 +6,7 @@ from typing import Any, Callable
 from . import capacity, labels, loop as engine, requires as requirements, rng
 from ..errors import UsageError, tag_origin
 from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
-from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
+from ..expr.types import ANY, BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .events import Events
 from .frames import stacking
 from .layout import Layout, reindex
@@ -412,6 +412,12 @@ class Ruleset:
             out = list(dict.fromkeys(options))
             if typ != STR or None not in out or "none" not in out:   # (none and the text "none" share a label)
                 return out
+        elif typ == ANY:   # (texts alone are their own labels, as a str's: one loop, no builtin's call)
+            for o in options:
+                if o.__class__ is not str:
+                    break
+            else:
+                return list(dict.fromkeys(options))
         seen, out = set(), []
         for o in options:
             key = self.label(o, typ)

@@ -46,7 +46,7 @@ from ..expr.types import CARD, INT, NUM, elem, list_of
 from ..expr.walks import GROUP_WORK, walked
 from .market_actions import v_combos
 from .market_costs import BITS_PER_OP, COPY_WORK, MADE_WORK, MAX_SEARCH_WORK, MAX_SUM, TURN_WORK, largest_value, search_bound, \
-    sums_bound, sums_work, weights_of
+    set_bound, sums_bound, sums_work, weights_of
 
 MAX_COMBOS = 10_000       # the most sets combos() returns
 MAX_GROUPS = 400          # distinct elements combos() considers (the backtracking depth)
@@ -391,7 +391,8 @@ def b_combos(c, n, scope, args, kw):
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     weights = _weights(c, key)
-    innered(c, n, deepest(c, [(args[0], typ)]))   # (a set: some of the list's elements)
+    most = set_bound(c, typ, kw["by"], args[0], kw["total"], tsrc)   # (a set: some of the list's elements)
+    innered(c, n, deepest(c, [(args[0], typ)]) if most is None else min(most, deepest(c, [(args[0], typ)])))
     c.sized(n, MAX_COMBOS)   # (the most sets it returns: a filter over them runs its body that often)
     items = c.size(args[0])
     walked(c, n, items, GROUP_WORK, "combos()")   # (each element put in its group, as groups() does)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from lark import Tree
 
+from ..expr.code import Lookup, shape
 from ..expr.named import element_names
 from ..expr.types import CARD, elem
 
@@ -80,16 +81,45 @@ def largest_value(c, typ: str, by, coll) -> int:
     return MAX_SUM if top >= MAX_SUM else max(0, int(top))
 
 
+def set_bound(c, typ: str, by, coll, total, total_src) -> int | None:
+    """The most elements a set combos() returns holds, where the ruleset bounds it: each element
+    takes part by its value (``by:``, a card attribute of whole numbers), a positive one, and a
+    set's values add up to the total, so it holds at most the total's greatest over the least
+    positive value. The total's greatest: its span (a literal, a parameter's max:...), or of a
+    card's attribute (``total_src``'s shape, names.member) its greatest value. None: not known
+    (a value that is not a whole number, a total not bounded)."""
+    table = _attribute_table(c, typ, by, coll)
+    if table is None or any(v.__class__ is float for v in table):   # (a fraction takes part in _combos)
+        return None
+    least = min((v for v in table if v.__class__ is int and v > 0), default=None)
+    span, read = c.span(total), shape(total_src)
+    if span is not None:
+        top = span[1]
+    elif isinstance(read, Lookup) and read.kind == "attr" and type(c.names.namespace.get(read.table)) is tuple:
+        top = max((v for v in c.names.namespace[read.table] if v.__class__ in (int, float)), default=_INF)
+    else:
+        return None
+    if least is None or top >= _INF:
+        return None
+    return max(0, int(top // least) if top.__class__ is int else int(top / least) + 1)   # (a fraction: within _combos' eps)
+
+
 def _attribute_weights(c, typ: str, by, coll) -> tuple | None:
     """The weights of the card attribute that ``by:`` reads of the element of a list of cards
     (``coll``), bare or of a name it goes by (None: any other by:), read off the tree: the
     reference compile bounds sums() as the optimised."""
+    table = _attribute_table(c, typ, by, coll)
+    return weights_of(table) if table is not None else None
+
+
+def _attribute_table(c, typ: str, by, coll) -> tuple | None:
+    """The values by card of the attribute ``by:`` reads of the element (``_attribute_weights``)."""
     target = by.children[0] if isinstance(by, Tree) and by.data == "attr" else None
     if isinstance(target, Tree) and target.data == "name" and str(target.children[0]) in ("it", *element_names(coll)):   # (it.rank)
         by = Tree("name", [by.children[1]])
     attr = str(by.children[0]) if isinstance(by, Tree) and by.data == "name" else None
     table = c.names.namespace.get(f"A_{attr}") if elem(typ) == CARD and attr in c.names.attrs else None
-    return weights_of(table) if type(table) is tuple else None
+    return table if type(table) is tuple else None
 
 def weights_of(table: tuple) -> tuple:
     """An attribute's table with each value that no sum or set takes (not a whole number from
