@@ -1,0 +1,90 @@
+"""What a running step keeps in its frame of a hidden value is made again in a determinized
+world (each kind's ``hidden_values``, engine/knowledge.py) on the world's values: a world holds
+the same whatever the true hidden values are, in the generated module and in the plain
+reference alike."""
+from __future__ import annotations
+
+import random
+
+
+from fuzzing.lockstep import reference
+from helpers import load_text
+
+TURNS_SET = """
+game: lapset
+players: {min: 3, max: 3}
+counters:
+  gem: {owner: player, visible: owner}
+vars:
+  _r: int
+setup:
+  - random: {var: _r, from: "[0, 1]"}
+  - set: {"gem[2]": "_r"}
+flow:
+  - turns:
+      players: "players where it == 0 or it == 1 or gem[it] > 0"
+      steps:
+        - choose: {options: "[1, 2]", as: g, prompt: go}
+scoring:
+  categories:
+    gems: gem
+"""
+
+
+def _both(rules):
+    return [rules, reference(rules)]
+
+
+def _frame(D, size):
+    return next(f for f in D.stack if len(f) == size)
+
+
+def test_turns_whose_players_read_a_hidden_value_count_the_laps_seats_again_in_the_world(tmp_path):
+    # seat 2 takes a turn this lap only where its hidden gem is 1: seat 0's worlds hold gem[2]
+    # at its start (0), so no world of seat 0 has seat 2 play, whatever the true gem
+    for rules in _both(load_text(tmp_path, TURNS_SET)):
+        truths = set()
+        for seed in range(8):
+            S = rules.new_game(3, seed, knowledge=True)
+            truths.add(S.v["_r"])
+            assert list(_frame(S, 5)[1]) == ([0, 1, 2] if S.v["_r"] else [0, 1])
+            for k in range(3):
+                D = S.determinize(0, random.Random(k))
+                assert list(_frame(D, 5)[1]) == [0, 1], (seed, S.v["_r"])
+            D.apply_index(0)
+            D.apply_index(0)
+            assert D.is_terminal()
+        assert truths == {0, 1}
+
+
+TURNS_FAIL = """
+game: sortfail
+players: {min: 3, max: 3}
+counters:
+  pts: {owner: player}
+vars:
+  _pow: "list[int]"
+  g: int
+setup:
+  - random: {var: _pow, from: "[[1, 2, 3], [3, 2, 1], [2, 3, 1], [1, 3, 2]]"}
+flow:
+  - turns:
+      sort_by: "_pow[me]"
+      steps:
+        - choose: {who: me, options: "[1, 2]", as: g, prompt: go}
+scoring:
+  categories:
+    points: pts
+"""
+
+
+def test_turns_sorted_by_what_the_world_cannot_read_go_in_table_order_never_the_true_one(tmp_path):
+    # the world holds _pow (a list) as none: the sort fails there, and the seats after the one
+    # playing go in table order, whatever the true powers
+    for rules in _both(load_text(tmp_path, TURNS_FAIL)):
+        for seed in range(6):
+            S = rules.new_game(3, seed, knowledge=True)
+            seat = S.current_player()
+            D = S.determinize(seat, random.Random(1))
+            order = list(_frame(D, 5)[1])
+            assert order == [seat, *sorted({0, 1, 2} - {seat})], (S.v["_pow"], order)
