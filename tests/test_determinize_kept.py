@@ -88,3 +88,50 @@ def test_turns_sorted_by_what_the_world_cannot_read_go_in_table_order_never_the_
             D = S.determinize(seat, random.Random(1))
             order = list(_frame(D, 5)[1])
             assert order == [seat, *sorted({0, 1, 2} - {seat})], (S.v["_pow"], order)
+
+
+PASS = """
+game: passcount
+players: {min: 3, max: 3}
+counters:
+  gem: {owner: player, visible: owner}
+vars:
+  _n: int
+components:
+  chip: {attributes: {n: 1..12}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 4}
+  - random: {var: _n, from: "[1, 2, 3]"}
+  - set: {"gem[2]": "_n - 1"}
+flow:
+  - pass: {from: hand, to: "left(me)", count: "_n", players: "players where it < 2 or gem[it] > 0"}
+scoring:
+  categories:
+    n: "0"
+"""
+
+
+def test_a_pass_counts_its_givers_and_cards_again_on_the_worlds_values(tmp_path):
+    # seat 1's worlds hold _n as none and gem[2] at 0: seat 0 gives one card (the least seat 1
+    # sees it asked for), seat 2 gives none, whatever the true _n; and the world plays on
+    for rules in _both(load_text(tmp_path, PASS)):
+        truths = set()
+        for seed in range(8):
+            S = rules.new_game(3, seed, knowledge=True)
+            truths.add(S.v["_n"])
+            for k in range(3):
+                D = S.determinize(1, random.Random(k))
+                frame = D.stack[-1]
+                assert (frame[4], frame[5], D.dec[0]) == ([0, 1], 1, 0), (S.v["_n"], frame)
+            D.apply_index(0)
+            assert D.current_player() == 1
+            if S.v["_n"] > 1:   # seat 0, asked for a second card: seat 1 saw one put aside
+                T = S.clone()
+                T.apply_index(0)
+                frame = T.determinize(1, random.Random(0)).stack[-1]
+                assert (frame[2], frame[5]) == (1, 2)
+        assert truths == {1, 2, 3}
