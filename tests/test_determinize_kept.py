@@ -135,3 +135,41 @@ def test_a_pass_counts_its_givers_and_cards_again_on_the_worlds_values(tmp_path)
                 frame = T.determinize(1, random.Random(0)).stack[-1]
                 assert (frame[2], frame[5]) == (1, 2)
         assert truths == {1, 2, 3}
+
+
+PAY = """
+game: paycost
+players: {min: 2, max: 2}
+counters:
+  gold: {owner: player, start: 9}
+  joker: {owner: player, start: 9}
+vars:
+  _price: int
+setup:
+  - random: {var: _price, from: "[2, 3, 4]"}
+flow:
+  - pay: {who: 0, costs: {gold: "_price"}, any: "_price - 1", from: [gold], joker: joker}
+scoring:
+  categories:
+    g: gold
+"""
+
+
+def test_a_pay_counts_what_it_owes_again_on_the_worlds_values(tmp_path):
+    # seat 1's worlds hold _price as none: the unit asked is owed (seat 1 sees seat 0 asked),
+    # nothing more, whatever the true price; a unit paid stays paid
+    for rules in _both(load_text(tmp_path, PAY)):
+        truths = set()
+        for seed in range(8):
+            S = rules.new_game(2, seed, knowledge=True)
+            price = S.v["_price"]
+            truths.add(price)
+            assert S.stack[-1][2:] == [[price], price - 1, [price, price - 1]]
+            D = S.determinize(1, random.Random(seed))
+            assert D.stack[-1][2:] == [[1], 0, [1, 0]] and D.dec[0] == 0
+            D.apply_index(0)
+            assert D.is_terminal()
+            S.apply_index(1)   # a unit of gold paid with the joker: one of the price owed still
+            D = S.determinize(1, random.Random(seed))
+            assert D.stack[-1][2:] == [[1], 0, [2, 0]], D.stack[-1]
+        assert truths == {2, 3, 4}
