@@ -4,11 +4,14 @@ the same whatever the true hidden values are, in the generated module and in the
 reference alike."""
 from __future__ import annotations
 
+import json
 import random
 
+import pytest
 
 from fuzzing.lockstep import reference
 from helpers import load_text
+from interpreter.errors import GameError
 
 TURNS_SET = """
 game: lapset
@@ -173,3 +176,37 @@ def test_a_pay_counts_what_it_owes_again_on_the_worlds_values(tmp_path):
             D = S.determinize(1, random.Random(seed))
             assert D.stack[-1][2:] == [[1], 0, [2, 0]], D.stack[-1]
         assert truths == {2, 3, 4}
+
+
+CHOSEN = """
+game: chosen
+players: {min: 2, max: 3}
+vars:
+  _votes: "list[int]"
+flow:
+  - choose: {who: 0, options: "1..9", as: g, prompt: pick}
+  - choose: {simultaneous: true, options: "1..5", as: _votes, prompt: vote}
+scoring:
+  categories:
+    nothing: "0"
+"""
+
+
+def test_a_saved_state_naming_a_seat_that_knows_an_entry_of_no_list_is_refused(tmp_path):
+    rules = load_text(tmp_path, CHOSEN)
+    S = rules.new_game(2, 1, knowledge=True)
+    d = json.loads(S.to_json())
+    d["known"]["_votes"] = 1   # seat 0 knows its entry of a list not revealed yet (none)
+    with pytest.raises(GameError, match=r"known\[_votes\]: .*one entry a seat \(2\), but it holds none"):
+        rules.state_from_json(json.dumps(d))
+    d["known"] = {"\u00b2": 1}   # a digit to str.isdigit, no card id
+    with pytest.raises(GameError, match="known: no private variable '\u00b2'"):
+        rules.state_from_json(json.dumps(d))
+    d["known"] = {}
+    d["vars"]["_votes"] = [3, 4]
+    d["known"]["_votes"] = 1
+    T = rules.state_from_json(json.dumps(d))
+    assert T.determinize(0, random.Random(0)).v["_votes"] == [3, None]
+    # what a load accepts a world keeps as it is: a seat's known entry of a list that is none
+    S.kn["_votes"] = 1
+    assert S.determinize(0, random.Random(0)).v["_votes"] is None

@@ -56,8 +56,8 @@ def believed(D, seat: int, rng) -> None:
         setattr(D, at, values)
     for name, at, typ, entries, set_up in private:
         if kn.get(name, 0) & bit:   # its own choice: kept (of a simultaneous one, its own entry alone)
-            if entries:
-                value = getattr(D, at)
+            value = getattr(D, at)
+            if entries and value.__class__ is list:   # (a list of one entry a seat; none: nothing to keep apart)
                 setattr(D, at, [value[s] if s == seat else None for s in range(len(value))])
             continue
         value = getattr(start, at)
@@ -82,10 +82,16 @@ def _hidden(rules, members, seat: int) -> tuple:
     everything = setup is not None and bool(setup.opaque or setup.calls)
     written = setup.writes if setup is not None else frozenset()
     # (the variables a simultaneous choice reveals into: one entry a seat, each seat knowing its own)
-    entries = {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
+    entries = revealed_into(rules)
     private = tuple((name, layout.vars[name], typ, name in entries, everything or ("v", name) in written)
                     for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
     return tuple(counters), private
+
+
+def revealed_into(rules) -> set:
+    """The private variables a simultaneous choice reveals into: a list, one entry a seat, of
+    which each seat that chose knows its own (a saved state's ``known`` checked against it)."""
+    return {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
 
 
 def _drawn(D, typ: str, rng, start, none: bool):
