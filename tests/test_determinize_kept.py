@@ -192,21 +192,66 @@ scoring:
 """
 
 
-def test_a_saved_state_naming_a_seat_that_knows_an_entry_of_no_list_is_refused(tmp_path):
+def test_a_saved_state_naming_a_seat_that_knows_an_entry_of_no_list_a_seat_is_refused(tmp_path):
     rules = load_text(tmp_path, CHOSEN)
     S = rules.new_game(2, 1, knowledge=True)
     d = json.loads(S.to_json())
-    d["known"]["_votes"] = 1   # seat 0 knows its entry of a list not revealed yet (none)
-    with pytest.raises(GameError, match=r"known\[_votes\]: .*one entry a seat \(2\), but it holds none"):
+    assert d["known"] == {"_votes": 3}   # no rule wrote it yet: every seat knows it holds none
+    d["vars"]["_votes"] = [3]   # one entry for two seats
+    with pytest.raises(GameError, match=r"known\[_votes\]: .*one entry a seat \(2\), but it holds a list of 1"):
         rules.state_from_json(json.dumps(d))
     d["known"] = {"\u00b2": 1}   # a digit to str.isdigit, no card id
     with pytest.raises(GameError, match="known: no private variable '\u00b2'"):
         rules.state_from_json(json.dumps(d))
-    d["known"] = {}
     d["vars"]["_votes"] = [3, 4]
-    d["known"]["_votes"] = 1
+    d["known"] = {"_votes": 1}
     T = rules.state_from_json(json.dumps(d))
     assert T.determinize(0, random.Random(0)).v["_votes"] == [3, None]
-    # what a load accepts a world keeps as it is: a seat's known entry of a list that is none
-    S.kn["_votes"] = 1
-    assert S.determinize(0, random.Random(0)).v["_votes"] is None
+    # what a load accepts a world keeps: a seat's known entry of a list that is none
+    d["vars"]["_votes"] = None
+    T = rules.state_from_json(json.dumps(d))
+    assert T.determinize(0, random.Random(0)).v["_votes"] is None
+
+
+ENDER = """
+game: ender
+players: {min: 2, max: 2}
+counters:
+  pts: {owner: player}
+vars:
+  _ender: player
+  _flag: {type: bool, start: true}
+  g: {type: int, start: 0}
+  h: int
+end_when: ["_ender != none", "g > 100"]
+flow:
+  - choose: {who: 0, options: "1..9", as: g, prompt: pick}
+  - choose: {who: 1, options: "[5]", as: h, prompt: wait}
+  - with_player: {who: 0, do: [{gain: {counter: pts, amount: g}}]}
+  - if: "g == 9"
+    then: [{set: {_ender: 0}}]
+  - if: "g == 8"
+    then: [{set: {_flag: false}}]
+  - choose: {who: 0, options: "[1, 2]", as: h, prompt: again}
+scoring:
+  categories:
+    points: pts
+"""
+
+
+def test_a_private_variable_no_rule_has_written_keeps_its_start_in_every_world(tmp_path):
+    # every seat knows _ender holds none and _flag true while no rule has written them: no world
+    # ends the game the true one cannot end; once a rule writes them, worlds draw them
+    for rules in _both(load_text(tmp_path, ENDER)):
+        S = rules.new_game(2, 1, knowledge=True)
+        assert S.kn == {"_ender": 3, "_flag": 3}
+        for i in range(40):
+            D = S.determinize(1 - i % 2, random.Random(i))
+            assert (D.v["_ender"], D.v["_flag"]) == (None, True)
+            D.apply_index(0)
+            assert not D.is_terminal()
+        S.apply_index(7)   # g = 8: a rule writes _flag, and worlds draw it
+        S.apply_index(0)
+        assert S.kn == {"_ender": 3} and S.v["_flag"] is False and not S.is_terminal()
+        worlds = [S.determinize(1, random.Random(i)) for i in range(20)]
+        assert {D.v["_flag"] for D in worlds} == {False, True} and {D.v["_ender"] for D in worlds} == {None}

@@ -158,10 +158,10 @@ def check(rules, d):
             else:   # (who knows a private variable's value: engine/knowledge.py)
                 _need(key in rules.names.vars and not rules.visibility.var_seers(key), f"known: no private variable {key!r}")
                 value = vars_[key]
-                _need(key not in entries or (value.__class__ is list and len(value) == players),
+                _need(key not in entries or value is None or (value.__class__ is list and len(value) == players),
                       f"known[{key}]: seats that know their own entry of the list a simultaneous choice reveals into "
                       f"{key}, one entry a seat ({players}), but it holds "
-                      f"{'none' if value is None else f'{len(value)} entries' if value.__class__ is list else 'no list'}")
+                      f"{f'a list of {len(value)}' if value.__class__ is list else 'no list'}")
             _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
     return template
 
