@@ -44,8 +44,8 @@ variables the seat sees are kept, and so is a private variable it knows (above);
 (each step's ``hidden_values``, after the beliefs): a simultaneous choice's other choices drawn
 among the options the world allows, a pick's cards picked so far that the seat cannot place
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
-order) that read a private variable or hidden counter counted again on the world's (one of
-zones: the one read when the loop started), a when-trigger's last value asked again; the count
+seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
+or hidden counter counted again on the world's (one of zones: the one read when the loop started), a when-trigger's last value asked again; the count
 of steps run starts again at 0.
 """
 from __future__ import annotations
