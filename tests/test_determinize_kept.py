@@ -255,3 +255,19 @@ def test_a_private_variable_no_rule_has_written_keeps_its_start_in_every_world(t
         assert S.kn == {"_ender": 3} and S.v["_flag"] is False and not S.is_terminal()
         worlds = [S.determinize(1, random.Random(i)) for i in range(20)]
         assert {D.v["_flag"] for D in worlds} == {False, True} and {D.v["_ender"] for D in worlds} == {None}
+
+
+def test_a_pay_saved_without_what_it_owed_loads_and_plays_on(tmp_path):
+    # a frame of four slots (saved before the units owed were kept): nothing paid, as far as a
+    # world can tell; the pay goes on
+    rules = load_text(tmp_path, PAY)
+    S = rules.new_game(2, 3, knowledge=True)
+    d = json.loads(S.to_json())
+    del d["stack"][-1][4]
+    T = rules.state_from_json(json.dumps(d))
+    D = T.determinize(1, random.Random(0))
+    assert D.stack[-1][2:] == [[1], 0, [1, 0]]
+    T.apply_index(0)
+    while not T.is_terminal():
+        T.apply_index(0)
+    assert T.c["gold"][0] + T.c["joker"][0] == 18 - 2 * T.v["_price"] + 1

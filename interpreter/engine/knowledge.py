@@ -22,9 +22,9 @@ whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the 
 simultaneous choice reveals into one, each seat that chose, which knows its own entry
 (mechanics/choose.py); and every seat, while no rule has written it since the game began (it
 holds its start: ``first_known``). Any other write of the variable clears it (expr/names.py
-``var_write``, ``State.set_var``): the rules may have set it from what the seat cannot see. A saved state
-keeps it in ``known``, by the variable's name; a state saved without such entries loads with
-nobody knowing a private value.
+``var_write``, ``State.set_var``): the rules may have set it from what the seat cannot see. A
+saved state keeps it in ``known``, by the variable's name; a state saved without such entries
+loads with nobody knowing a private value.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
 the seat can neither see nor knows the place of is dealt again at random among the places
@@ -45,8 +45,8 @@ variables the seat sees are kept, and so is a private variable it knows (above);
 among the options the world allows, a pick's cards picked so far that the seat cannot place
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
 seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
-or hidden counter counted again on the world's (one of zones: the one read when the loop started), a when-trigger's last value asked again; the count
-of steps run starts again at 0.
+or hidden counter counted again on the world's (one of zones: the one read when the loop
+started), a when-trigger's last value asked again; the count of steps run starts again at 0.
 """
 from __future__ import annotations
 

@@ -58,7 +58,8 @@ PAY_UNIT = 2
           Key("to", "counter, or mapping counter: counter", "the supply paid units go to (default: out of the game)"),
           Key("prompt", "text", "the decision's name", default="pay")))
 class Pay(Step):
-    """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
+    """Frame: [index, PAYER, LEFT, ANY_LEFT, OWED] (the slots above; a state saved without OWED
+    loads, as if nothing was paid)."""
     frame_shape = (seat("the payer", none=True),   # (each unit counts a step: at most the game's budget)
                    listof("units left to pay", whole("units of a cost", counted=True), none_with=PAYER),
                    whole("units of any kind left", counted=True),
@@ -235,7 +236,7 @@ class Pay(Step):
             frame[PAYER] = who
             frame[LEFT] = [max(0, f(S, who, None)) for f in self.cost_fns]
             frame[ANY_LEFT] = max(0, self.any(S, who, None))
-            frame[OWED] = [*frame[LEFT], frame[ANY_LEFT]]
+            frame[OWED:] = [[*frame[LEFT], frame[ANY_LEFT]]]   # (a frame saved without the slot: it gets one)
         while any(frame[LEFT]) or frame[ANY_LEFT] > 0:
             k, opts = self._choices(S, frame)
             if not opts:
@@ -300,7 +301,7 @@ class Pay(Step):
             least = int(k == asked)
             now.append(max(n - (was - had), least) if n.__class__ is int else least)
         frame[LEFT], frame[ANY_LEFT] = now[:-1], now[-1]   # (replaced, never mutated)
-        frame[OWED] = [n + was - had for n, was, had in zip(now, owed, left)]
+        frame[OWED:] = [[n + was - had for n, was, had in zip(now, owed, left)]]   # (a frame saved without it: added)
 
     asks = True
 
