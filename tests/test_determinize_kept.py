@@ -271,3 +271,30 @@ def test_a_pay_saved_without_what_it_owed_loads_and_plays_on(tmp_path):
     while not T.is_terminal():
         T.apply_index(0)
     assert T.c["gold"][0] + T.c["joker"][0] == 18 - 2 * T.v["_price"] + 1
+
+
+BOTH = """
+game: both
+players: {min: 2, max: 2}
+vars:
+  _x: any
+flow:
+  - choose: {simultaneous: true, options: "1..3", as: _x, prompt: vote}
+  - choose: {who: 0, options: "[[7], [8]]", as: _x, prompt: pick}
+  - choose: {who: 1, options: "[1, 2]", as: g, prompt: wait}
+scoring:
+  categories:
+    n: "0"
+"""
+
+
+def test_a_saved_state_of_a_list_a_single_choice_stored_where_a_simultaneous_one_reveals_loads(tmp_path):
+    # seat 0 chose [7] into _x, which a simultaneous choice writes too: one entry for two seats,
+    # and what seat 0 knows all the same
+    rules = load_text(tmp_path, BOTH)
+    S = rules.new_game(2, 1, knowledge=True)
+    for label in ("1", "2", "7"):
+        S.apply(label)
+    assert S.v["_x"] == [7] and S.kn == {"_x": 1}
+    T = rules.state_from_json(S.to_json())
+    assert T.determinize(0, random.Random(0)).v["_x"] == [7] and T.determinize(1, random.Random(0)).v["_x"] is None

@@ -150,7 +150,11 @@ def check(rules, d):
     known = d["known"]
     if known is not None:
         _need(isinstance(known, dict), "known: expected a mapping card id or private variable -> seats, or null")
-        entries = revealed_into(rules)
+        # (a list only a simultaneous choice writes: one entry a seat, or its start; a variable a
+        # single choice stores into too may hold anything that choice stores)
+        entries = revealed_into(rules) - {step.choice_var() for step in rules.steps
+                                          if not getattr(step, "private_choice", False)}
+        started = rules.started(template) if entries else None
         for key, mask in known.items():
             _need(isinstance(key, str), "known: expected a card id or a private variable's name")
             if key.isascii() and key.isdigit():   # (not "²", which isdigit() takes)
@@ -158,7 +162,8 @@ def check(rules, d):
             else:   # (who knows a private variable's value: engine/knowledge.py)
                 _need(key in rules.names.vars and not rules.visibility.var_seers(key), f"known: no private variable {key!r}")
                 value = vars_[key]
-                _need(key not in entries or value is None or (value.__class__ is list and len(value) == players),
+                _need(key not in entries or (value.__class__ is list and len(value) == players)
+                      or value == started.v[key],   # type: ignore[union-attr]  # (started: made where entries are)
                       f"known[{key}]: seats that know their own entry of the list a simultaneous choice reveals into "
                       f"{key}, one entry a seat ({players}), but it holds "
                       f"{f'a list of {len(value)}' if value.__class__ is list else 'no list'}")
