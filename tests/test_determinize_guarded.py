@@ -161,6 +161,7 @@ end_when: ["_ender != none", "g > 100"]
 setup:
   - set: {_first: 1}
 flow:
+  - set: {_ender: "none"}
   - choose: {who: 0, options: "1..9", as: g, prompt: pick}
   - choose: {who: 1, options: "[5]", as: h, prompt: wait}
   - with_player: {who: 1, do: [{gain: {counter: pts, amount: 5}}]}
@@ -172,8 +173,9 @@ scoring:
 
 
 def test_a_private_variable_that_may_hold_none_is_drawn_none_too(tmp_path):
-    # _ender starts none and the setup leaves it so (the true game holds none): worlds hold none
-    # or a seat; _first, set by the setup, is a seat in every world
+    # _ender starts none and the setup leaves it so, then a rule writes it (none: a rule may have
+    # set it from what the seat cannot see): worlds hold none or a seat; _first, set by the
+    # setup, is a seat in every world
     rules = load_text(tmp_path, ENDER)
     S = rules.new_game(2, 1, knowledge=True)
     enders, firsts, going = set(), set(), 0

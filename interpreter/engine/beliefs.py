@@ -6,13 +6,14 @@ visible to it, and every public variable; those stay as they are. Every other va
 whatever it truly is:
 
 - a private variable (``_name``: no seat sees one) whose value the seat knows, because its own
-  decision stored it and nothing wrote it since (``S.kn``, engine/knowledge.py), is kept; of the
-  list a simultaneous choice revealed into it, the seat's own entry alone, none for the others;
+  decision stored it and nothing wrote it since, or because no rule has written it yet (it holds
+  its start; ``S.kn``, engine/knowledge.py), is kept; of the list a simultaneous choice revealed
+  into it, the seat's own entry alone, none for the others;
 - any other private variable of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
   ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game; none in a game of no
   cards); and none among them where the variable may hold none: its start is none and the
-  setup does not set it (``_ender: player``, set when a seat ends the game). One the setup
+  setup does not set it (``_ender: player``, once a rule has written it). One the setup
   sets is taken never to hold none again (a later ``set`` of none is not looked for);
 - a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
   the game starts with (its ``start:``, else none);
@@ -56,8 +57,8 @@ def believed(D, seat: int, rng) -> None:
         setattr(D, at, values)
     for name, at, typ, entries, set_up in private:
         if kn.get(name, 0) & bit:   # its own choice: kept (of a simultaneous one, its own entry alone)
-            if entries:
-                value = getattr(D, at)
+            value = getattr(D, at)
+            if entries and value.__class__ is list:   # (a list of one entry a seat; none: nothing to keep apart)
                 setattr(D, at, [value[s] if s == seat else None for s in range(len(value))])
             continue
         value = getattr(start, at)
@@ -82,7 +83,7 @@ def _hidden(rules, members, seat: int) -> tuple:
     everything = setup is not None and bool(setup.opaque or setup.calls)
     written = setup.writes if setup is not None else frozenset()
     # (the variables a simultaneous choice reveals into: one entry a seat, each seat knowing its own)
-    entries = {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
+    entries = revealed_into(rules)
     private = tuple((name, layout.vars[name], typ, name in entries, everything or ("v", name) in written)
                     for name, typ in rules.names.vars.items() if not vis.vars[name] & bit)
     return tuple(counters), private
@@ -96,6 +97,12 @@ def replaced(rules, members, seat: int) -> frozenset:
     names = {("c", name.split(".")[0]) for name, masks in vis.seen(members).counter.items()
              if (not masks & bit if type(masks) is int else any(not m & bit for m in masks))}
     return frozenset(names | {("v", name) for name in rules.names.vars if not vis.vars[name] & bit})
+
+
+def revealed_into(rules) -> set:
+    """The private variables a simultaneous choice reveals into: a list, one entry a seat, of
+    which each seat that chose knows its own (a saved state's ``known`` checked against it)."""
+    return {step.choice_var() for step in rules.steps if getattr(step, "private_choice", False)}
 
 
 def _drawn(D, typ: str, rng, start, none: bool):

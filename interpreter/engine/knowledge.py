@@ -20,10 +20,11 @@ The same record says which seats know the value of a private variable (``_name``
 observation shows), under the variable's name (a card is a number, a variable a name): the seat
 whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the list a
 simultaneous choice reveals into one, each seat that chose, which knows its own entry
-(mechanics/choose.py). Any other write of the variable clears it (expr/names.py ``var_write``,
-``State.set_var``): the rules may have set it from what the seat cannot see. A saved state
-keeps it in ``known``, by the variable's name; a state saved without such entries loads with
-nobody knowing a private value.
+(mechanics/choose.py); and every seat, while no rule has written it since the game began (it
+holds its start: ``first_known``). Any other write of the variable clears it (expr/names.py
+``var_write``, ``State.set_var``): the rules may have set it from what the seat cannot see. A
+saved state keeps it in ``known``, by the variable's name; a state saved without such entries
+loads with nobody knowing a private value.
 
 Determinization (``determinize(S, seat, rng)``): a copy of the state in which every card
 the seat can neither see nor knows the place of is dealt again at random among the places
@@ -43,9 +44,9 @@ variables the seat sees are kept, and so is a private variable it knows (above);
 (each step's ``hidden_values``, after the beliefs): a simultaneous choice's other choices drawn
 among the options the world allows, a pick's cards picked so far that the seat cannot place
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
-order) that read a private variable or hidden counter counted again on the world's (one of
-zones: the one read when the loop started), a when-trigger's last value asked again; the count
-of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
+seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
+or hidden counter counted again on the world's (one of zones: the one read when the loop
+started), a when-trigger's last value asked again; the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
 position the rules never reach) is dealt again (``determinize``).
 """
 from __future__ import annotations
@@ -109,6 +110,15 @@ def _forget(S, zone: str, owner, seats: int) -> None:
                 kn[c] = m
             else:
                 del kn[c]
+
+
+def first_known(rules, players: int) -> dict:
+    """The knowledge record a game starts with, before its setup: every seat knows that each
+    private variable holds its start (the ruleset's ``start:``, else none), until a write of it
+    clears that (``var_write``, ``State.set_var``): a world keeps what no rule has written yet
+    (a ``_ender`` the rules set when a seat ends the game, while none has)."""
+    everyone = (1 << players) - 1
+    return {name: everyone for name in rules.names.vars if not rules.visibility.var_seers(name)}
 
 
 def tell(S, cards, mask: int) -> None:

@@ -24,6 +24,7 @@ from ..errors import GameError, RulebookError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
+from .beliefs import revealed_into
 from .capacity import overfull
 from .frames import check_frame
 from .state import FORMAT, from_dict
@@ -61,7 +62,7 @@ def _check_zones(rules, d: dict, n_owners: dict) -> set:
         else:
             _need(isinstance(zone, dict), f"zones.{name}: expected a mapping card id -> cards")
             for key, part in zone.items():
-                _need(isinstance(key, str) and key.isdigit() and int(key) < n_cards,
+                _need(isinstance(key, str) and key.isascii() and key.isdigit() and int(key) < n_cards,
                       f"zones.{name}: no card {key!r}")
                 cards(part, f"zones.{name}[{key}]")
     return seen
@@ -149,12 +150,23 @@ def check(rules, d):
     known = d["known"]
     if known is not None:
         _need(isinstance(known, dict), "known: expected a mapping card id or private variable -> seats, or null")
+        # (a list only a simultaneous choice writes: one entry a seat, or its start; a variable a
+        # single choice stores into too may hold anything that choice stores)
+        entries = revealed_into(rules) - {step.choice_var() for step in rules.steps
+                                          if not getattr(step, "private_choice", False)}
+        started = rules.started(template) if entries else None
         for key, mask in known.items():
             _need(isinstance(key, str), "known: expected a card id or a private variable's name")
-            if key.isdigit():
+            if key.isascii() and key.isdigit():   # (not "²", which isdigit() takes)
                 _need(int(key) < len(rules.card_labels), f"known: no card {key!r}")
             else:   # (who knows a private variable's value: engine/knowledge.py)
                 _need(key in rules.names.vars and not rules.visibility.var_seers(key), f"known: no private variable {key!r}")
+                value = vars_[key]
+                _need(key not in entries or (value.__class__ is list and len(value) == players)
+                      or value == started.v[key],   # type: ignore[union-attr]  # (started: made where entries are)
+                      f"known[{key}]: seats that know their own entry of the list a simultaneous choice reveals into "
+                      f"{key}, one entry a seat ({players}), but it holds "
+                      f"{f'a list of {len(value)}' if value.__class__ is list else 'no list'}")
             _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
     return template
 

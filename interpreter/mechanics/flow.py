@@ -127,6 +127,28 @@ def reads_hidden(step, S, *fns) -> tuple:
     return kept[1]
 
 
+def seats_again(seq, pos: int, recount, rest, n: int) -> list:
+    """The seats a step goes through in turn (a lap's order, a pass's givers) made again in a
+    determinization, where what made them read a private variable or a hidden counter. The
+    seats before ``pos`` have played, the one whose turn runs with them: every seat saw them
+    play, so they keep their places. After them come the seats ``recount()`` gives on the
+    world's values that have not played (a seat that played this lap does not play again; one
+    the world leaves out after it played stays where it played). ``rest``: the seats still to
+    play where which seats they are read no hidden value (then only their order is made again;
+    None: the set too). Where the world cannot count (a private value it holds as none), the
+    seats in table order: those of ``rest``, else every seat that has not played; never the
+    true order."""
+    played = list(seq[:pos])
+    try:
+        order = list(recount())
+    except Exception:   # noqa: BLE001 - any failure of the count: the table's order, which hides nothing
+        return [*played, *(sorted(rest) if rest is not None else (p for p in range(n) if p not in played))]
+    if rest is not None:   # (stable: seats the world's order lacks last)
+        rank = {p: i for i, p in enumerate(order)}
+        return [*played, *sorted(rest, key=lambda p: rank.get(p, len(rank)))]
+    return [*played, *(p for p in order if p not in played)]
+
+
 class _Loop(Step):
     negate = False
     frame_read_only = True   # (its run reads nothing of its frame: FlowSource.enter makes a tuple)
@@ -300,8 +322,8 @@ class Turns(Step):
         """A determinization for ``seat`` (engine/knowledge.py), as a repeat's: laps to run that
         read a private variable or a hidden counter (``rounds: "_secret"``) are counted again on
         the world's values (none counted: the lap running is the last); a lap's order that read
-        one (``sort_by: "power[me]"``) is sorted again there, the seats that took their turn this
-        lap kept where they were (the seat saw them play)."""
+        one (``sort_by: "power[me]"``, ``players:``, ``from:``) is made again there
+        (``seats_again``)."""
         rounds, *ordered = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
         if rounds and self.rounds is not None and frame[LAP_LIMIT] is not None:
             try:
@@ -309,14 +331,9 @@ class Turns(Step):
             except Exception:   # noqa: BLE001 - any failure of the count: no lap after this one
                 laps = None
             frame[LAP_LIMIT] = laps if laps.__class__ is int else frame[LAPS] + 1
-        if any(ordered):
+        if any(ordered):   # (the seats still to play: counted again where players: read a hidden value)
             seq, pos = frame[ORDER], frame[POS]
-            try:
-                rank = {p: i for i, p in enumerate(self.order(S))}
-            except Exception:   # noqa: BLE001 - an order the world cannot sort: the flow's own
-                return
-            rest = sorted(seq[pos:], key=lambda p: rank.get(p, len(rank)))   # (stable: seats it lacks last)
-            frame[ORDER] = [*seq[:pos], *rest]   # (replaced, never mutated)
+            frame[ORDER] = seats_again(seq, pos, lambda: self.order(S), None if ordered[1] else seq[pos:], S.n)
 
     def order(self, S):
         me = self.me(S, self.me_var)

@@ -7,6 +7,7 @@ when every giver has finished: the choices are simultaneous in effect.
 from __future__ import annotations
 
 from bisect import insort
+from collections import Counter
 from typing import TYPE_CHECKING
 
 from ..expr.types import CARD, INT, PLAYER
@@ -18,6 +19,7 @@ from ..engine.frames import listof, row, seat, whole
 from ..engine.knowledge import know
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
+from .flow import reads_hidden, seats_again
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -163,6 +165,33 @@ class Pass(Step):
     def put_hidden_cards(self, S, frame, player, cards):
         it = iter(cards)
         frame[PENDING] = [[giver, to, card if giver == player else next(it)] for giver, to, card in frame[PENDING]]
+
+    hidden_kept: tuple | None = None   # (the ruleset, what reads_hidden found)
+
+    def hidden_values(self, S, frame, seat, rng):
+        """A determinization for ``seat`` (engine/knowledge.py): the givers and the count read
+        when the pass started, where they read a private variable or a hidden counter, are made
+        again on the world's values. The givers that have given, and the one asked, keep their
+        places, the others are those the world counts (flow.seats_again); the count is the
+        world's, never fewer than the seat saw given (the most cards a giver has put aside, one
+        more than the giver asked has): where the world cannot count it (a private number it
+        holds as none), that least. A count of zones only is the one read when the pass started
+        (as a repeat's)."""
+        who, count = reads_hidden(self, S, self.who, self.count)
+        if not (who or count):
+            return
+        me = self.me(S, self.me_var)
+        if who:
+            givers = frame[GIVERS]
+            frame[GIVERS] = seats_again(givers, min(frame[GIVER] + 1, len(givers)), lambda: self.who(S, me, None),
+                                        None, S.n)
+        if count:
+            least = max([frame[PICKED] + (S.dec is not None), *Counter(g for g, _, _ in frame[PENDING]).values()])
+            try:
+                n = self.count(S, me, None)
+            except Exception:   # noqa: BLE001 - any failure of the count: the least the seat saw
+                n = None
+            frame[COUNT] = max(n, least) if n.__class__ is int else least
 
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""

@@ -22,6 +22,7 @@ affordability in the condition that offers the action.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
@@ -32,6 +33,7 @@ from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
 from ..engine.loop import over_budget
 from .base import WHO, Step, step_kind
+from .flow import reads_hidden
 from .contract import Key
 from .counters import may_be_fraction
 
@@ -40,8 +42,9 @@ if TYPE_CHECKING:
 
 
 # a pay's frame: [step index, the payer (None before), the specific units left to pay (one count
-# per cost), the units of any kind left to pay]
-PAYER, LEFT, ANY_LEFT = 1, 2, 3
+# per cost), the units of any kind left to pay, the units owed when the payer was read (one count
+# a cost, then the units of any kind; None before)]
+PAYER, LEFT, ANY_LEFT, OWED = 1, 2, 3, 4
 # what a unit paid without asking counts against the step budget: one takes about as long as two
 # units of the costliest steps (python benchmarks/budget_time.py, docs/security.md)
 PAY_UNIT = 2
@@ -56,10 +59,12 @@ PAY_UNIT = 2
           Key("to", "counter, or mapping counter: counter", "the supply paid units go to (default: out of the game)"),
           Key("prompt", "text", "the decision's name", default="pay")))
 class Pay(Step):
-    """Frame: [index, PAYER, LEFT, ANY_LEFT] (the slots above)."""
+    """Frame: [index, PAYER, LEFT, ANY_LEFT, OWED] (the slots above; a state saved without OWED
+    loads, as if nothing was paid)."""
     frame_shape = (seat("the payer", none=True),   # (each unit counts a step: at most the game's budget)
                    listof("units left to pay", whole("units of a cost", counted=True), none_with=PAYER),
-                   whole("units of any kind left", counted=True))
+                   whole("units of any kind left", counted=True),
+                   replace(listof("units owed", whole("units owed", counted=True), none_with=PAYER), later=True))
     option_type = "str"
 
     me_var: str | None                  # the variable holding 'me' where the step runs
@@ -152,7 +157,7 @@ class Pay(Step):
         return name
 
     def enter(self, S):
-        return [self.index, None, None, 0]
+        return [self.index, None, None, 0, None]
 
     def _key(self, S, name, who):
         return S.tm[who] if self.team.get(name) else who
@@ -233,6 +238,7 @@ class Pay(Step):
             frame[PAYER] = who
             frame[LEFT] = [max(0, f(S, who, None)) for f in self.cost_fns]
             frame[ANY_LEFT] = max(0, self.any(S, who, None))
+            frame[OWED:] = [[*frame[LEFT], frame[ANY_LEFT]]]   # (a frame saved without the slot: it gets one)
         while any(frame[LEFT]) or frame[ANY_LEFT] > 0:
             k, opts = self._choices(S, frame)
             if not opts:
@@ -267,6 +273,38 @@ class Pay(Step):
         if S.ev is not None:
             S.ev.append({"ev": "pay", "who": who, "counter": name, "amount": 1, **({"to": to} if to else {})})
 
+    hidden_kept: tuple | None = None   # (the ruleset, what reads_hidden found)
+
+    def hidden_values(self, S, frame, seat, rng):
+        """A determinization for ``seat`` (engine/knowledge.py): the units owed, read when the
+        payer was, where an amount read a private variable or a hidden counter (``costs: {gold:
+        "_price"}``), are counted again on the world's values, less what has been paid of them.
+        A cost paid before the unit asked stays paid (the seat saw the payment go past it); the
+        one asked owes one unit at least (the seat sees it asked), the others none at least.
+        Where the world cannot count an amount (a private number it holds as none), that least."""
+        if frame[PAYER] is None:   # (nothing read yet: read on the world's values when it starts)
+            return
+        fns = (*self.cost_fns, self.any)
+        hidden = reads_hidden(self, S, *fns)
+        if not any(hidden):
+            return
+        left = [*frame[LEFT], frame[ANY_LEFT]]
+        owed = frame[OWED] if len(frame) > OWED else left   # (a state saved without them: nothing paid)
+        asked = next((k for k, n in enumerate(left) if n > 0), None) if S.dec is not None else None
+        now = []
+        for k, (fn, read, had, was) in enumerate(zip(fns, hidden, left, owed)):
+            if not read or (asked is not None and k < asked):
+                now.append(had)
+                continue
+            try:
+                n = fn(S, frame[PAYER], None)
+            except Exception:   # noqa: BLE001 - any failure of the count: the least the seat saw
+                n = None
+            least = int(k == asked)
+            now.append(max(n - (was - had), least) if n.__class__ is int else least)
+        frame[LEFT], frame[ANY_LEFT] = now[:-1], now[-1]   # (replaced, never mutated)
+        frame[OWED:] = [[n + was - had for n, was, had in zip(now, owed, left)]]   # (a frame saved without it: added)
+
     asks = True
 
     def label(self, S, value):
@@ -289,4 +327,8 @@ def _whole_cost(ctx, name, fn, path):
     one) checked where the pay starts (engine/values.py ``as_whole``)."""
     if not may_be_fraction(ctx, fn, path, "cost"):
         return fn
-    return lambda S, me, L: as_whole(name, fn(S, me, L))
+
+    def checked(S, me, L):
+        return as_whole(name, fn(S, me, L))
+    checked.access = fn.access   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
+    return checked
