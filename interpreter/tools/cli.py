@@ -35,7 +35,7 @@ from . import batches, tune, web
 from .validate import add_validate, cmd_validate
 from .args import game_seed, parse_sets, seed_told_on_error
 from ..building import load
-from ..errors import GameError, RulebookError, UsageError, did_you_mean
+from ..errors import GameError, RulebookError, UsageError, did_you_mean, printable
 from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
 from ..lsp import add_lsp, cmd_lsp
@@ -182,7 +182,12 @@ def cmd_replay(args) -> int:
     from ..play.logs.replay import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
-        _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")
+        _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {printable(r['error'])}")
+    elif "agent_failed" in r:   # (the log's word alone: an agent is not re-run)
+        f = r["agent_failed"]
+        _out(f"replay ok: {r['decisions']} decisions; then the log says seat {f['seat']}'s agent "
+             f"'{printable(f['agent'])}' failed at decision {f['decision']}: not re-played (an agent's failure is "
+             f"not the rules', and cannot be run again); its message, unchecked: {printable(f['message'])}")
     elif r.get("stopped"):
         w = r["waiting"]
         _out(f"replay ok: {r['decisions']} decisions of a game stopped before its end "

@@ -253,8 +253,10 @@ class Recorder(Protocol):
 def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
 
-    Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
-    raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
+    Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"}; for a
+    log that ends on an error of the rules, "error" (its message, which the replay raised again)
+    in place of the scores; on an agent's failure, "agent_failed" (``_agent_failed``: not
+    re-played); stopped before its end, "stopped" and "waiting". Raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
@@ -275,7 +277,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     if positions is not None:
         positions.append(({"type": "events", "events": initial}, S.clone()))
     n = 0
-    result_seen = error = stopped = None
+    result_seen = error = stopped = failed = None
     for no, obj in lines[1:]:
         kind = obj["type"]
         if result_seen is not None:
@@ -294,7 +296,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             _check_result(S, obj, n, no, fail)
         elif kind == "error":
             result_seen = no
-            error = _replay_error(S, obj, n + 1, no, fail, kept)
+            if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice)
+                failed = _agent_failed(S, head, obj, n + 1, no, fail)
+            else:
+                error = _replay_error(S, obj, n + 1, no, fail, kept)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "stopped":
@@ -311,6 +316,9 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     if error is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "error": error}
+    if failed is not None:
+        return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+                "decisions": n, "agent_failed": failed}
     if stopped is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "stopped": True, "waiting": {"seat": S.current_player(), "prompt": S.prompt()}}
@@ -320,7 +328,8 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
 
 def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int = 0) -> str:
     """The logged failing decision: the same action must fail with the same message; an error
-    line naming no decision (gamelog.ending): the game is over and its scoring fails so."""
+    line naming no decision (gamelog.ending): the game is over and its scoring fails so (an
+    agent's failure: ``_agent_failed``)."""
     if "seat" not in obj and "action" not in obj and "message" in obj:
         if not S.is_terminal():
             fail(no, f"an error line of the game's end, but the game is not over: seat {S.current_player()} must "
@@ -333,15 +342,6 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int
         if error.message != obj["message"]:
             fail(no, f"the game's scoring fails again, but with another message: {error.message!r}")
         return error.message
-    if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice): not replayed
-        if S.is_terminal() or obj.get("seat") != S.current_player() or obj.get("prompt") != S.prompt():
-            fail(no, f"an agent's failure (seat {obj.get('seat')!r}, {obj.get('prompt')!r}), but the game "
-                     + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
-        if "n" in obj and obj["n"] != n:
-            fail(no, f"decision number {obj['n']!r}, expected {n}")
-        if not isinstance(obj.get("message"), str):
-            fail(no, "the error line has no 'message'")
-        return obj["message"]
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")
@@ -363,6 +363,27 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int
             fail(no, f"the decision fails again, but with another message: {e.message!r}")
         return e.message
     fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
+
+
+def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn]) -> dict:
+    """The logged failure of an agent to decide (gamelog.agent_choice), which a replay cannot
+    run again (the agent is not the rules): checked to be the game's next decision, asked of
+    that seat with that prompt, by the agent the header names for it; its ``message`` is the
+    log's word, kept as it is (shown only ``printable``). {"seat", "agent", "decision", "message"}."""
+    seat = obj.get("seat")
+    if S.is_terminal() or type(seat) is not int or seat != S.current_player() or obj.get("prompt") != S.prompt():
+        fail(no, f"an agent's failure (seat {seat!r}, {obj.get('prompt')!r}), but the game "
+                 + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
+    if "n" in obj and obj["n"] != n:
+        fail(no, f"decision number {obj['n']!r}, expected {n}")
+    agents = head.get("agents")
+    named = agents[seat] if isinstance(agents, list) and len(agents) == S.n else None
+    if not isinstance(named, str) or obj["agent"] != named:
+        fail(no, f"an agent's failure of seat {seat}'s agent {obj['agent']!r}, but the header names "
+                 + (f"{named!r} for seat {seat}" if isinstance(named, str) else "no agent of each seat"))
+    if not isinstance(obj.get("message"), str):
+        fail(no, "the error line has no 'message'")
+    return {"seat": seat, "agent": named, "decision": n, "message": obj["message"]}
 
 
 def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
