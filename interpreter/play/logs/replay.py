@@ -23,7 +23,7 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events
 from ...engine.sight import Choice
-from .gamelog import FORMAT, MAX_LOG_BYTES, ending, file_hash, events_out, is_overlay, seen_field
+from .gamelog import FORMAT, MAX_LOG_BYTES, OLDER, ending, file_hash, events_out, is_overlay, seen_field
 from .redact import Redactor
 
 
@@ -177,8 +177,9 @@ def _check_header(head: dict, where: str, replaying: bool) -> None:
     """A header's fields; ``replaying``: one that can be played again (not redacted: its seed)."""
     if head.get("type") != "header":
         raise ReplayError(f"{where}: line 1: expected a header line, found a {head.get('type')!r} line")
-    if head.get("format") != FORMAT:
-        raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected {FORMAT}; "
+    if head.get("format") not in (*OLDER, FORMAT) or isinstance(head.get("format"), bool):
+        raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected "
+                          f"{', '.join(map(str, OLDER))} or {FORMAT}; "
                           "a log of another format replays with the rulebook that wrote it)")
     if replaying and ("redacted_for" in head or head.get("replayable") is False):
         whose = f"redacted for seat {head['redacted_for']}" if "redacted_for" in head else "not replayable"
@@ -271,6 +272,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     def fail(no, msg) -> NoReturn:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
+    older = head["format"] in OLDER   # (its events may lack the fields ADDED names: _same_events)
     initial = events_out(rules, S.ev)
     kept = len(S.ev)   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS)
     S.ev = None
@@ -285,10 +287,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
-            _same_events(obj.get("events"), initial, no, fail)
+            _same_events(obj.get("events"), initial, no, fail, older)
         elif kind == "decision":
             n += 1
-            kept += _replay_decision(S, rules, obj, n, no, fail, kept)
+            kept += _replay_decision(S, rules, obj, n, no, fail, kept, older)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "result":
@@ -299,7 +301,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice)
                 failed = _agent_failed(S, head, obj, n + 1, no, fail)
             else:
-                error = _replay_error(S, obj, n + 1, no, fail, kept)
+                error = _replay_error(S, obj, n + 1, no, fail, kept, older)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "stopped":
@@ -326,7 +328,7 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int = 0) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int = 0, older: bool = False) -> str:
     """The logged failing decision: the same action must fail with the same message; an error
     line naming no decision (gamelog.ending): the game is over and its scoring fails so (an
     agent's failure: ``_agent_failed``)."""
@@ -353,7 +355,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: int
     if seat != S.current_player() or action not in legal:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
-    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
+    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail, older)
     S.ev = Events(kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
@@ -386,9 +388,9 @@ def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn
     return {"seat": seat, "agent": named, "decision": n, "message": obj["message"]}
 
 
-def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
+def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0, older: bool = False) -> int:
     """Check decision ``n`` (``obj``, line ``no``) of the game ``S`` (``kept``: its events
-    recorded before it): the number of events it made."""
+    recorded before it; ``older``: a log of an older format, ``ADDED``): the number of events it made."""
     if S.is_terminal():
         fail(no, "a decision, but the game is already over")
     if "n" in obj and obj["n"] != n:
@@ -414,22 +416,24 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: int = 0) -> int:
         fail(no, f"applying {action!r} failed: {e.message}")
     evs, S.ev = S.ev, None
     if "events" in obj:
-        _same_events(obj["events"], events_out(rules, evs), no, fail)
-    _same_seen(obj, seen_field(choice, S, evs), no, fail)
+        _same_events(obj["events"], events_out(rules, evs), no, fail, older)
+    _same_seen(obj, seen_field(choice, S, evs), no, fail, older)
     return len(evs)
 
 
-def _same_seen(obj, seen: dict, no, fail) -> None:
-    """A logged ``seen_by`` must be the replay's; a log written before it existed has none."""
-    if "seen_by" in obj and obj["seen_by"] != seen.get("seen_by"):
-        fail(no, f"seen_by: the log has {json.dumps(obj['seen_by'])}, the replay gives "
+def _same_seen(obj, seen: dict, no, fail, older: bool = False) -> None:
+    """A logged ``seen_by`` must be the replay's (none where every seat can tell); a log of an
+    older format may have none where the replay gives one."""
+    if ("seen_by" in obj or not older) and obj.get("seen_by") != seen.get("seen_by"):
+        fail(no, f"seen_by: the log has {json.dumps(obj.get('seen_by'))}, the replay gives "
                  f"{json.dumps(seen.get('seen_by'))}")
 
 
-# The fields an engine adds to an event of a kind that a log of the same format, written
-# before, lacks: said by the rules, not by the play (who saw a forced move; ``var``, the
-# private variable an announcement's value is kept in, which hides it from the other seats).
-# An event logged without one is compared without it; every other field must match.
+# The fields an engine adds to an event of a kind that a log of an older format (gamelog.OLDER)
+# may lack: said by the rules, not by the play (who saw a forced move; ``var``, the private
+# variable an announcement's value is kept in, which hides it from the other seats). An event
+# of such a log without one is compared without it, every other field as it is; a log of the
+# current format (gamelog.FORMAT) has them all.
 ADDED = {"forced": ("seen_by",), "target": ("var",), "attempt": ("var",), "grid": ("var",)}
 
 
@@ -440,14 +444,16 @@ def _as_older(a, b):
     return {k: v for k, v in b.items() if k not in missing} if missing else b
 
 
-def _same_events(logged, replayed, no, fail) -> None:
+def _same_events(logged, replayed, no, fail, older: bool = False) -> None:
+    """The logged events must be the replay's (``older``: but for the fields ``ADDED`` names)."""
     if logged == replayed:
         return
     if not isinstance(logged, list):
         fail(no, "'events' is not a list")
-    replayed = [_as_older(a, b) for a, b in zip(logged, replayed)] + replayed[len(logged):]
-    if logged == replayed:
-        return
+    if older:
+        replayed = [_as_older(a, b) for a, b in zip(logged, replayed)] + replayed[len(logged):]
+        if logged == replayed:
+            return
     for k, (a, b) in enumerate(zip(logged, replayed)):
         if a != b:
             fail(no, f"event {k + 1} differs: the log has {json.dumps(a)}, the replay gives {json.dumps(b)}")
