@@ -182,18 +182,19 @@ def cmd_replay(args) -> int:
     from ..play.logs.replay import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
-        _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {printable(r['error'])}")
+        said = f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}"
     elif "agent_failed" in r:   # (the log's word alone: an agent is not re-run)
         f = r["agent_failed"]
-        _out(f"replay ok: {r['decisions']} decisions; then the log says seat {f['seat']}'s agent "
-             f"'{printable(f['agent'])}' failed at decision {f['decision']}: not re-played (an agent's failure is "
-             f"not the rules', and cannot be run again); its message, unchecked: {printable(f['message'])}")
+        said = (f"replay ok: {r['decisions']} decisions; then the log says seat {f['seat']}'s agent '{f['agent']}' "
+                f"failed at decision {f['decision']}: not re-played (an agent's failure is not the rules', and cannot "
+                f"be run again); its message, unchecked: {f['message']}")
     elif r.get("stopped"):
         w = r["waiting"]
-        _out(f"replay ok: {r['decisions']} decisions of a game stopped before its end "
-             f"(seat {w['seat']} was to decide '{w['prompt']}')")
+        said = (f"replay ok: {r['decisions']} decisions of a game stopped before its end "
+                f"(seat {w['seat']} was to decide '{w['prompt']}')")
     else:
-        _out(f"replay ok: {r['decisions']} decisions, scores {r['scores']}")
+        said = f"replay ok: {r['decisions']} decisions, scores {r['scores']}"
+    _out(printable(said))   # (a log's text, and its ruleset's: never a control character to the terminal)
     return 0
 
 
