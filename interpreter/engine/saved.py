@@ -2,9 +2,9 @@
 
 A saved state is input from outside (a file someone edited, a message from a client), so
 its text is bounded before it is parsed (``MAX_STATE_CHARS``), and its shape, types and
-ranges are checked against the ruleset, a message written only for what does not fit: the zones, counters and
-variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
-that holds them aside), seats and teams of this game, whole numbers within the language's
+ranges are checked against the ruleset (a message written only for what does not fit): the
+zones, counters and variables it declares, card ids that exist and sit in one place at a time
+(a zone, or a step that holds them aside), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
 again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
 else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a
@@ -33,8 +33,8 @@ from .values import Bad as _Bad, check_value as _check_value, need as _need, siz
 FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "options", "zones",
           "counters", "vars", "rng", "stack", "decision", "over", "steps", "known")
 MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
-# characters (or bytes) of a saved state's text, checked before it is parsed: what it holds
-# parsed takes about 27 times its size at worst (a list of empty lists), 440 MB
+# characters (or bytes) of a saved state's text, checked before it is parsed: parsed, it holds
+# 460 MB at the most (a list of empty lists: python benchmarks/saved_states.py --load lists)
 MAX_STATE_CHARS = 16 << 20
 
 

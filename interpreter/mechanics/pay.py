@@ -232,8 +232,8 @@ class Pay(Step):
             frame[PAYER] = who
             frame[LEFT] = [max(0, f(S, who, None)) for f in self.cost_fns]
             frame[ANY_LEFT] = max(0, self.any(S, who, None))
-            if sum(frame[LEFT]) + frame[ANY_LEFT] > S.rules.max_steps:   # (each unit counts a step or more)
-                _beyond_budget(self, S, who, sum(frame[LEFT]) + frame[ANY_LEFT])
+            if (owed := sum(frame[LEFT]) + frame[ANY_LEFT]) > S.rules.max_steps:   # (each unit: a step or more)
+                _beyond_budget(self, S, who, owed)
         while any(frame[LEFT]) or frame[ANY_LEFT] > 0:
             k, opts = self._choices(S, frame)
             if not opts:

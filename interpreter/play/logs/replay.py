@@ -257,7 +257,8 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"}; for a
     log that ends on an error of the rules, "error" (its message, which the replay raised again)
     in place of the scores; on an agent's failure, "agent_failed" (``_agent_failed``: not
-    re-played); stopped before its end, "stopped" and "waiting". Raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
+    re-played); stopped before its end, "stopped" and "waiting". Raises ReplayError naming the
+    first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
