@@ -157,8 +157,23 @@ class BudgetExceeded(GameError):
 
 
 class ReplayError(RulebookError):
-    """A log does not replay."""
+    """A log does not replay. Its message may quote the log's text: written ``printable``."""
     default_code = "replay"
+
+    def __init__(self, message_or_diagnostics, *args, **kwargs):
+        m = message_or_diagnostics
+        super().__init__(printable(m) if isinstance(m, str) else m, *args, **kwargs)
+
+
+def printable(text: str) -> str:
+    """A text read from outside (a log's) as a terminal may show it: each character that is not
+    printable (a control character, which can move the cursor, clear the screen or retitle the
+    window; a line break, which can pass for a line of its own; a bidirectional override)
+    written as a Python string literal writes it (``\\x1b``, ``\\n``, ``\\u202e``), every
+    other as it is."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 MAX_SUGGESTION_CANDIDATES = 300   # names compared with an unknown one (a ruleset may declare 50,000)

@@ -83,7 +83,8 @@ def test_an_agent_that_fails_ends_the_game_with_a_located_error_line_that_replay
     last = json.loads(path.read_text().splitlines()[-1])
     assert last["type"] == "error" and last["agent"] == "broken" and last["seat"] == 1 and "action" not in last
     assert last["loc"] == str(error.loc) and last["n"] == 2
-    assert replay.replay(path)["error"] == error.message
+    failed = replay.replay(path)["agent_failed"]
+    assert failed == {"seat": 1, "agent": "broken", "decision": 2, "message": error.message}
     for seat in (0, None):
         shown = Redactor(rules, seat).line(last)["message"]
         assert shown == "seat 1's agent 'broken' failed to decide 'pick' (the agent failed, not the rules)"
@@ -101,7 +102,46 @@ def test_a_live_game_ends_when_its_agent_fails(tmp_path):
     assert game.waiting_for() is None and game.error.startswith("seat 1's agent ") and "failed to decide 'pick'" in game.error
     said = game.view(len(game.positions) - 1, 0)["said"]
     assert game.describe()["error"] == game.error and said.startswith("the game ends: seat 1's agent "), said
-    assert replay.replay(log)["error"].endswith("KeyError: 'a card it guessed'")
+    assert replay.replay(log)["agent_failed"]["message"].endswith("KeyError: 'a card it guessed'")
+
+
+def test_replay_says_an_agents_failure_is_the_logs_word_and_never_prints_its_text_raw(tmp_path, capsys):
+    """An agent's failure cannot be re-played: replay checks where it happened (the game's next
+    decision, that seat, that prompt, the agent the header names for the seat), says the rest is
+    the log's word, and exits 0 as for a stopped game (every decision before it verified); a
+    log's text reaches the terminal with its control characters escaped, an error's too."""
+    from interpreter.tools.cli import main
+    rules = _rules(tmp_path)
+    path, _ = _failing_log(rules, tmp_path)
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    forged = "OK\x1b[2J\x1b[31mreplay verified: seat 1 WON\nanything\x1b]0;pwned\x07\u202e"
+    lines[-1]["message"] = forged
+    path.write_text("".join(json.dumps(o) + "\n" for o in lines))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("replay ok: 1 decisions; then the log says seat 1's agent 'broken' failed at decision 2: "
+                          "not re-played"), out
+    assert out.endswith("unchecked: OK\\x1b[2J\\x1b[31mreplay verified: seat 1 WON\\nanything\\x1b]0;pwned"
+                        "\\x07\\u202e\n"), out
+    assert out.count("\n") == 1 and out.isascii() and "\x1b" not in out and "\x07" not in out
+    for agent, named in (("random", "'broken' for seat 1"), ("x\x1b[2J", "'broken' for seat 1")):
+        lines[-1]["agent"] = agent
+        path.write_text("".join(json.dumps(o) + "\n" for o in lines))
+        assert main(["replay", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert f"line {len(lines)}: an agent's failure of seat 1's agent" in err and named in err
+        assert "\x1b" not in err and err.count("\n") == 1, err
+    lines[0]["agents"] = "broken"   # a header naming no agent for each seat
+    lines[-1]["agent"] = "broken"
+    path.write_text("".join(json.dumps(o) + "\n" for o in lines))
+    assert main(["replay", str(path)]) == 1
+    assert "the header names no agent of each seat" in capsys.readouterr().err
+    # a header's text quoted by an error is escaped too (its hash: not the ruleset's)
+    lines[0] = {**lines[0], "agents": ["random", "broken"], "hash": "\x1b[2J\x1b]0;x\x07" + "0" * 60}
+    path.write_text("".join(json.dumps(o) + "\n" for o in lines))
+    assert main(["replay", str(path), "--ruleset", str(tmp_path / "g.yaml")]) == 1
+    err = capsys.readouterr().err
+    assert "\\x1b[2J\\x1b]0;x\\x07" in err and "\x1b" not in err and "\x07" not in err, err
 
 
 def test_replay_names_the_result_line_whose_scoring_fails(tmp_path, capsys):

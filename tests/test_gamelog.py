@@ -90,7 +90,7 @@ def test_play_game_result_and_log_format(rules, tmp_path):
     res = short(rules, log=log)
     lines = [json.loads(line) for line in log.read_text().splitlines()]
     head = lines[0]
-    assert head == {"type": "header", "format": 2, "ruleset": "diamonds", "hash": rules.hash,
+    assert head == {"type": "header", "format": 3, "ruleset": "diamonds", "hash": rules.hash,
                     "file_hash": hashlib.sha256(Path(rules.path).read_bytes()).hexdigest(),
                     "path": None, "bundled": True,   # (a bundled ruleset: its name finds it)
                     "variant": None, "players": 4, "seed": 3, "agents": ["random"] * 4,
@@ -183,7 +183,7 @@ def test_replay_structure_errors(logged):
     with pytest.raises(ReplayError, match="line 1: expected a header"):
         replay.replay(log)
     write_log(log, [{**objs[0], "format": 99}] + objs[1:])
-    with pytest.raises(ReplayError, match="format 99"):
+    with pytest.raises(ReplayError, match=r"format 99 is not supported \(expected 2 or 3;"):
         replay.replay(log)
     write_log(log, [{**objs[0], "players": 12}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot start"):

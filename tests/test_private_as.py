@@ -56,10 +56,10 @@ def _log(rules, seed=4) -> list[dict]:
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
-def _older(lines: list[dict]) -> list[dict]:
-    """The log as an engine that wrote no ``var`` on an announcement wrote it (format 2 too)."""
+def _older(lines: list[dict], format: int = 2) -> list[dict]:
+    """The log as an engine that wrote no ``var`` on an announcement wrote it (format 2)."""
     return [{**o, "events": [{k: v for k, v in ev.items() if k != "var"} for ev in o["events"]]}
-            if "events" in o else o for o in lines]
+            if "events" in o else {**o, "format": format} if o["type"] == "header" else o for o in lines]
 
 
 def test_a_log_written_before_events_named_the_private_variable_replays_and_opens(tmp_path):
@@ -79,6 +79,32 @@ def test_a_log_written_before_events_named_the_private_variable_replays_and_open
     write_log(old, forged)
     with pytest.raises(ReplayError, match="event 1 differs"):
         replay.replay(old)
+
+
+def test_a_log_of_the_current_format_lacking_a_field_the_rules_add_is_refused(tmp_path):
+    """The fields an older engine did not write (replay.ADDED) are forgiven only to a log whose
+    header says an older format: a log of the current one without ``var`` on an announcement
+    (which a redaction reads to hide its card) is refused at its line, by replay and the viewer,
+    and so is a decision without the ``seen_by`` the replay gives it."""
+    path = write_ruleset(tmp_path, TARGET, "t2.yaml")
+    rules = interpreter.load(path)
+    lines = _log(rules)
+    assert lines[0]["format"] == gamelog.FORMAT == 3
+    stripped = tmp_path / "stripped.jsonl"
+    write_log(stripped, _older(lines, format=gamelog.FORMAT))
+    first = next(no for no, o in enumerate(lines, 1) if any("var" in ev for ev in o.get("events", ())))
+    with pytest.raises(ReplayError, match=rf"stripped.jsonl: line {first}: event \d+ differs: the log has "
+                                          r'\{"ev": "(target|attempt)", [^}]*\}, the replay gives \{.*"var": "_'):
+        replay.replay(stripped)
+    with pytest.raises(ReplayError, match=rf"line {first}: event"):
+        LogView(stripped, path)
+    seen = next(no for no, o in enumerate(lines, 1) if "seen_by" in o)
+    unseen = [{k: v for k, v in o.items() if k != "seen_by"} if no == seen else o for no, o in enumerate(lines, 1)]
+    write_log(stripped, unseen)
+    with pytest.raises(ReplayError, match=rf"line {seen}: seen_by: the log has null, the replay gives \["):
+        replay.replay(stripped)
+    write_log(stripped, [{**o, "format": 2} if o["type"] == "header" else o for o in unseen])
+    assert replay.replay(stripped)["decisions"] == len([o for o in lines if o["type"] == "decision"])
 
 
 KINDS_AS = """

@@ -466,5 +466,8 @@ def test_replay_checks_seen_by_and_replays_logs_written_without_it(hush_path, tm
             if "events" in o else o for o in lines]
     bare = [{f: v for f, v in o.items() if f != "seen_by"} for o in bare]
     assert bare != lines and any(e["ev"] == "forced" for o in lines for e in o.get("events", []) if "seen_by" in e)
-    write(bare)
+    write(bare)   # (a log of the current format lacking it: refused)
+    with pytest.raises(interpreter.ReplayError, match=r"line \d+: (event \d+ differs|seen_by)"):
+        replay.replay(log)
+    write([{**bare[0], "format": 2}, *bare[1:]])   # (one written by an engine that wrote none)
     assert replay.replay(log)["decisions"] == lines[-1]["decisions"]

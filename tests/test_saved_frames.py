@@ -155,3 +155,89 @@ def test_every_frame_the_engine_writes_fits_its_kinds_shape(path, variant):
             if S.over:
                 break
             S.apply_index(rnd.randrange(len(S.legal_actions())))
+
+
+NESTED = """
+game: nested
+players: {min: 2, max: 2}
+vars:
+  x: {type: str}
+flow:
+  - turns:
+      as: a
+      steps:
+        - turns:
+            as: b
+            steps:
+              - choose: {options: "['a', 'b']", as: x}
+"""
+
+
+def test_a_long_list_of_a_frame_is_checked_in_one_pass_its_message_written_only_if_it_fails(tmp_path, monkeypatch):
+    """A saved turns' order of 100,000 seats loads without a message written for each seat (a
+    state of 45 MB took 21 s: engine/frames.py ``_flat``, ``values.flat``); a seat out of range,
+    none or a truth deep inside it is still refused, naming it."""
+    from interpreter.engine import frames
+    from helpers import load_text
+    rules = load_text(tmp_path, NESTED)
+    d = json.loads(rules.new_game(2, seed=1).to_json())
+    turns = [i for i, f in enumerate(d["stack"]) if rules.steps[f[0]].kind == "turns"]
+    assert len(turns) == 2
+    for i in turns:
+        d["stack"][i][1] = [0, 1] * 50_000
+    written: list = []
+
+    def noted(name):
+        was = getattr(frames, name)
+        return lambda *a: written.append(name) or was(*a)
+    for name in ("_described", "_short", "_range"):
+        monkeypatch.setattr(frames, name, noted(name))
+    S = rules.state_from_json(json.dumps(d))
+    assert written == [] and len(S.stack[turns[0]][1]) == 100_000
+    i = turns[-1]
+    for bad, got in ((2, "got 2"), (None, "got none"), (True, "got True"), (-1, "got -1")):
+        d["stack"][i][1][77_777] = bad
+        with pytest.raises(GameError, match=rf"stack\[{i}\]\[1\], the seats' order this lap \(step \d+, turns\): "
+                                            rf"expected a seat.* {got}$"):
+            rules.state_from_json(json.dumps(d))
+    d["stack"][i][1][77_777] = 1
+
+
+def test_a_saved_state_longer_than_its_bound_is_refused_before_it_is_parsed(tmp_path, monkeypatch):
+    """A saved state's text is bounded where it is read (MAX_STATE_CHARS, docs/security.md), a
+    str by its characters, bytes by their number, before any of it is parsed."""
+    from interpreter.engine import saved
+    from helpers import load_text
+    rules = load_text(tmp_path, NESTED)
+    monkeypatch.setattr(saved, "MAX_STATE_CHARS", 1000)
+    text = rules.new_game(2, seed=1).to_json()
+    assert len(text) < 1000 and rules.state_from_json(text)   # (within it: loads)
+    long = text[:-1] + " " * (1001 - len(text)) + "}"
+    monkeypatch.setattr(saved, "json_loads", lambda *a: pytest.fail("parsed"))
+    for given, unit in ((long, "characters"), (long.encode(), "bytes")):
+        with pytest.raises(GameError, match=rf"^error\[game\]: not a saved state: its text has 1,001 {unit}, more than a saved "
+                                            r"state may hold \(1,000\)$"):
+            rules.state_from_json(given)
+
+
+def test_json_is_parsed_with_the_collector_off_and_left_as_it_was(monkeypatch):
+    """loading/jsondata.loads turns the garbage collector off while the json module builds a
+    value (it would walk every list made so far, again and again), and back on after, a
+    failure too; off before, it stays off."""
+    import gc
+    from interpreter.loading import jsondata
+    seen = []
+    real = jsondata.json.loads
+    monkeypatch.setattr(jsondata.json, "loads", lambda *a, **k: seen.append(gc.isenabled()) or real(*a, **k))
+    assert gc.isenabled()
+    assert jsondata.loads("[[], {}]") == [[], {}] and gc.isenabled()
+    with pytest.raises(jsondata.JSONInputError):
+        jsondata.loads("[NaN]")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        jsondata.loads("[]")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert seen == [False, False, False]

@@ -21,8 +21,8 @@ from typing import Any, Callable
 
 from ..expr.limits import MAX_COST
 from ..expr.runtime import MAX_INT
-from ..expr.types import CARD, PLAYER
-from .values import check_value, need, whole as _whole
+from ..expr.types import CARD, INT, PLAYER
+from .values import Bad, check_value, flat, need, whole as _whole
 
 
 @dataclass(frozen=True)
@@ -81,42 +81,73 @@ def check_frame(step, frame: list, where: str, sizes: dict, placed: set) -> None
     for k, slot in enumerate(shape[:len(frame) - 1], 1):
         at = f"{where}[{k}], {slot.what} (step {frame[0]}, {step.kind})"
         value = frame[k]
-        if slot.none_with is not None:
-            need((value is None) == (frame[slot.none_with] is None),
-                 f"{at}: none exactly where slot {slot.none_with} is none, got {_short(value)}")
+        if slot.none_with is not None and (value is None) != (frame[slot.none_with] is None):
+            raise Bad(f"{at}: none exactly where slot {slot.none_with} is none, got {_short(value)}")
         _check(step, slot, value, frame, at, sizes, placed)
 
 
 def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> None:
+    """Raise values.Bad when ``v`` does not fit ``slot``; the message is written only then, and
+    a list of plain values is tested in one pass (``_flat``), its elements one by one only to
+    say which does not fit."""
     if v is None and (slot.none or slot.none_with is not None):
         return
-    need(v is not None or slot.kind == "option", f"{at}: expected {_described(slot)}, got none")
+    if v is None and slot.kind != "option":
+        raise Bad(f"{at}: expected {_described(slot)}, got none")
     kind = slot.kind
     if kind == "whole":
-        low = slot.low if slot.low is not None else -MAX_INT
-        high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto),
-                    *((sizes["steps"],) if slot.counted else ())])
-        need(_whole(v) and low <= v <= high, f"{at}: expected {_described(slot)}{_range(low, high)}, got {_short(v)}")
+        low, high = _span(step, slot, frame, sizes)
+        if not (_whole(v) and low <= v <= high):
+            raise Bad(f"{at}: expected {_described(slot)}{_range(low, high)}, got {_short(v)}")
     elif kind in ("seat", "card"):
         count = sizes[PLAYER if kind == "seat" else CARD]
-        need(_whole(v) and 0 <= v < count, f"{at}: expected {_described(slot)} (0 to {count - 1}), got {_short(v)}")
+        if not (_whole(v) and 0 <= v < count):
+            raise Bad(f"{at}: expected {_described(slot)} (0 to {count - 1}), got {_short(v)}")
         if slot.held:
-            need(v not in placed, f"{at}: card {v} is in two places")
+            if v in placed:
+                raise Bad(f"{at}: card {v} is in two places")
             placed.add(v)
     elif kind == "option":
         check_value(v, step.option_type, at, sizes)
     elif kind == "list":
-        need(isinstance(v, list), f"{at}: expected {_described(slot)}, got {_short(v)}")
+        if not isinstance(v, list):
+            raise Bad(f"{at}: expected {_described(slot)}, got {_short(v)}")
         longest = MAX_COST if slot.of[0].kind == "seat" else sizes["list"]
-        need(len(v) <= longest, f"{at}: expected {_described(slot)}, at most {longest:,} of them, got {len(v):,}")
-        need(not slot.per_seat or len(v) == sizes[PLAYER], f"{at}: expected one value a seat ({sizes[PLAYER]}), "
-                                                           f"got {len(v)}")
-        for x in v:
-            _check(step, slot.of[0], x, frame, at, sizes, placed)
+        if len(v) > longest:
+            raise Bad(f"{at}: expected {_described(slot)}, at most {longest:,} of them, got {len(v):,}")
+        if slot.per_seat and len(v) != sizes[PLAYER]:
+            raise Bad(f"{at}: expected one value a seat ({sizes[PLAYER]}), got {len(v)}")
+        if not _flat(step, slot.of[0], v, frame, sizes):
+            for x in v:
+                _check(step, slot.of[0], x, frame, at, sizes, placed)
     else:   # a row
-        need(isinstance(v, list) and len(v) == len(slot.of), f"{at}: expected {_described(slot)}, got {_short(v)}")
+        if not (isinstance(v, list) and len(v) == len(slot.of)):
+            raise Bad(f"{at}: expected {_described(slot)}, got {_short(v)}")
         for item, x in zip(slot.of, v):
             _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
+
+
+def _span(step, slot: Slot, frame, sizes: dict) -> tuple[int, int]:
+    """The least and the most a whole number of ``slot`` may be in ``frame``."""
+    low = slot.low if slot.low is not None else -MAX_INT
+    high = min([MAX_INT if slot.high is None else slot.high(step), *(_bound(frame[k]) for k in slot.upto),
+                *((sizes["steps"],) if slot.counted else ())])
+    return low, high
+
+
+def _flat(step, item: Slot, v: list, frame, sizes: dict) -> bool:
+    """Whether every element of the list ``v`` fits ``item``, tested in one pass where its
+    elements are plain values (``values.flat``: whole numbers, seats, cards not held aside, an
+    option of a plain type; none only where the item allows it); False where it cannot tell."""
+    if item.none_with is not None or item.held or item.kind in ("list", "row"):
+        return False
+    if item.kind == "option":
+        return flat(v, step.option_type, sizes)
+    if item.kind == "whole":
+        low, high = _span(step, item, frame, sizes)
+        plain = [x for x in v if x is not None] if item.none else v
+        return flat(plain, INT, sizes, none=False) and (not plain or low <= min(plain) and max(plain) <= high)
+    return flat(v, PLAYER if item.kind == "seat" else CARD, sizes, none=item.none)
 
 
 def stacking(steps, root: int) -> tuple[frozenset, tuple]:

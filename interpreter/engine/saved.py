@@ -1,9 +1,10 @@
 """Saved states read back: ``Ruleset.state_from_json`` checks every field before it trusts one.
 
 A saved state is input from outside (a file someone edited, a message from a client), so
-its shape, types and ranges are checked against the ruleset: the zones, counters and
-variables it declares, card ids that exist and sit in one place at a time (a zone, or a step
-that holds them aside), seats and teams of this game, whole numbers within the language's
+its text is bounded before it is parsed (``MAX_STATE_CHARS``), and its shape, types and
+ranges are checked against the ruleset (a message written only for what does not fit): the
+zones, counters and variables it declares, card ids that exist and sit in one place at a time
+(a zone, or a step that holds them aside), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
 again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
 else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a
@@ -33,6 +34,9 @@ from .values import Bad as _Bad, check_value as _check_value, need as _need, siz
 FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "options", "zones",
           "counters", "vars", "rng", "stack", "decision", "over", "steps", "known")
 MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
+# characters (or bytes) of a saved state's text, checked before it is parsed: parsed, it holds
+# 460 MB at the most (a list of empty lists: python benchmarks/saved_states.py --load lists)
+MAX_STATE_CHARS = 16 << 20
 
 
 def _check_zones(rules, d: dict, n_owners: dict) -> set:
@@ -44,9 +48,11 @@ def _check_zones(rules, d: dict, n_owners: dict) -> set:
 
     def cards(part, where):
         _need(isinstance(part, list), f"{where}: expected a list of card ids")
-        for c in part:
-            _need(_int(c) and 0 <= c < n_cards, f"{where}: no card {c!r} (card ids are 0 to {n_cards - 1})")
-            _need(c not in seen, f"{where}: card {c} ({rules.card_labels[c]}) is in two places")
+        for c in part:   # (a message written only when it is raised)
+            if not (_int(c) and 0 <= c < n_cards):
+                raise _Bad(f"{where}: no card {c!r} (card ids are 0 to {n_cards - 1})")
+            if c in seen:
+                raise _Bad(f"{where}: card {c} ({rules.card_labels[c]}) is in two places")
             seen.add(c)
 
     for name, shape in rules.zone_shapes:
@@ -79,7 +85,8 @@ def _check_counters(rules, d: dict, n_owners: dict) -> None:
             _need(isinstance(value, list) and len(value) == n_owners[owner],
                   f"counters.{name}: expected one number per owner ({n_owners[owner]})")
         for v in values:
-            _need(_int(v) and abs(v) <= MAX_INT, f"counters.{name}: expected whole numbers, got {v!r}")
+            if not (_int(v) and abs(v) <= MAX_INT):
+                raise _Bad(f"counters.{name}: expected whole numbers, got {v!r}")
 
 
 def _check_flow(rules, d: dict, players: int, sizes: dict, placed: set) -> None:
@@ -186,9 +193,18 @@ def _recheck_decision(S, saved) -> None:
     _need(json.dumps(asked, sort_keys=True) == json.dumps(saved, sort_keys=True),   # (a map's keys as to_json sorts them)
           "decision: not the decision its step asks in this state (the stack or the decision was edited)")
     # the same frames, the asker on top (a frame of another step over it would label the decision)
-    _need(json.dumps(probe.stack, sort_keys=True) == json.dumps(S.stack, sort_keys=True),
+    _need(_same_frames(probe.stack, S.stack),
           f"stack: not the frames that ask the decision (asked again, the flow leaves frames of steps "
           f"{_steps(probe.stack)}, not {_steps(S.stack)})")
+
+
+def _same_frames(asked: list, stack: list) -> bool:
+    """Whether two stacks hold the same frames, as JSON writes them (a slot a clone shares with
+    the state, as each frame's lists are, is not written out: a stack of long lists is compared
+    at once)."""
+    return len(asked) == len(stack) and all(
+        len(f) == len(g) and all(x is y or json.dumps(x, sort_keys=True) == json.dumps(y, sort_keys=True)
+                                 for x, y in zip(f, g)) for f, g in zip(asked, stack))
 
 
 def _steps(stack) -> str:
@@ -199,6 +215,9 @@ def state_from_json(rules, text: str):
     """The State saved in ``text`` by ``rules`` (see the module docstring); GameError otherwise."""
     if not isinstance(text, (str, bytes)):
         raise GameError(f"not a saved state: expected JSON text, got {type(text).__name__}")
+    if len(text) > MAX_STATE_CHARS:
+        raise GameError(f"not a saved state: its text has {len(text):,} {'bytes' if isinstance(text, bytes) else 'characters'}, "
+                        f"more than a saved state may hold ({MAX_STATE_CHARS:,})")
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")

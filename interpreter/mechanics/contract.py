@@ -220,7 +220,7 @@ LIMITS_KEYS: tuple[Key, ...] = (
         "a trigger's do: and every turn a turns step skips. "
         "A step whose own expressions may cost more than 100 operations counts one more per hundred, and a "
         "shuffle, move, deal, gather or reset one more per card (or counter value) it handles, a pay two for each unit it "
-        "pays without asking; a for_each's pass and a trigger's "
+        "pays without asking (a pay owing more units than the budget, which it could never pay, stops as it starts); a for_each's pass and a trigger's "
         "firing count the same for their body's and do:'s expressions. The end conditions and "
         "when: triggers' conditions (a per-player one for each seat) count their cost the same way on every step run (but a sequence or an effect list), "
         "and an on_enter trigger's if: its own each time it is asked "

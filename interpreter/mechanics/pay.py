@@ -26,6 +26,7 @@ from dataclasses import replace
 from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
+from ..errors import BudgetExceeded, figure
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
@@ -238,6 +239,8 @@ class Pay(Step):
             frame[PAYER] = who
             frame[LEFT] = [max(0, f(S, who, None)) for f in self.cost_fns]
             frame[ANY_LEFT] = max(0, self.any(S, who, None))
+            if (owed := sum(frame[LEFT]) + frame[ANY_LEFT]) > S.rules.max_steps:   # (each unit: a step or more)
+                _beyond_budget(self, S, who, owed)
             frame[OWED:] = [[*frame[LEFT], frame[ANY_LEFT]]]   # (a frame saved without the slot: it gets one)
         while any(frame[LEFT]) or frame[ANY_LEFT] > 0:
             k, opts = self._choices(S, frame)
@@ -318,6 +321,18 @@ class Pay(Step):
 
     def reask(self, S, frame):
         pass
+
+
+def _beyond_budget(step, S, who: int, owed: int) -> None:
+    """A pay owing more units than the step budget: each unit paid counts at least one step (an
+    answer, or PAY_UNIT), so the game could never pay them; it stops as the pay starts, located
+    there, and a pay's frame holds at most the budget's units left (``counted``, engine/frames.py:
+    what a saved state's may hold)."""
+    stop = BudgetExceeded(f"player {who} owes {figure(owed)} units here, more than the step budget of "
+                          f"{S.rules.max_steps:,} steps could ever pay (each unit counts one step at least, two paid "
+                          "without asking); lower the cost, or raise limits.steps", loc=step.loc)
+    stop.summary = "a pay owes more units than the step budget could ever pay"   # (its cost may read hidden values)
+    raise stop
 
 
 def _whole_cost(ctx, name, fn, path):

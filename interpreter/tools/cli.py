@@ -35,7 +35,7 @@ from . import batches, tune, web
 from .validate import add_validate, cmd_validate
 from .args import game_seed, parse_sets, seed_told_on_error
 from ..building import load
-from ..errors import GameError, RulebookError, UsageError, did_you_mean
+from ..errors import GameError, RulebookError, UsageError, did_you_mean, printable
 from ..play.display.narrate import decided_text
 from ..loading.resources import find_ruleset, resource_dir
 from ..lsp import add_lsp, cmd_lsp
@@ -182,13 +182,19 @@ def cmd_replay(args) -> int:
     from ..play.logs.replay import replay
     r = replay(args.log, ruleset=args.ruleset)
     if "error" in r:
-        _out(f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}")
+        said = f"replay ok: {r['decisions']} decisions, then the logged error again: {r['error']}"
+    elif "agent_failed" in r:   # (the log's word alone: an agent is not re-run)
+        f = r["agent_failed"]
+        said = (f"replay ok: {r['decisions']} decisions; then the log says seat {f['seat']}'s agent '{f['agent']}' "
+                f"failed at decision {f['decision']}: not re-played (an agent's failure is not the rules', and cannot "
+                f"be run again); its message, unchecked: {f['message']}")
     elif r.get("stopped"):
         w = r["waiting"]
-        _out(f"replay ok: {r['decisions']} decisions of a game stopped before its end "
-             f"(seat {w['seat']} was to decide '{w['prompt']}')")
+        said = (f"replay ok: {r['decisions']} decisions of a game stopped before its end "
+                f"(seat {w['seat']} was to decide '{w['prompt']}')")
     else:
-        _out(f"replay ok: {r['decisions']} decisions, scores {r['scores']}")
+        said = f"replay ok: {r['decisions']} decisions, scores {r['scores']}"
+    _out(printable(said))   # (a log's text, and its ruleset's: never a control character to the terminal)
     return 0
 
 

@@ -1,8 +1,8 @@
 """Playing a game with agents, writing it as a JSON Lines log, replaying and redacting logs.
 
-A log (format 2) is one JSON object per line:
+A log (format 3) is one JSON object per line:
 
-    {"type": "header", "format": 2, "ruleset": "my_game", "hash": "<content hash>",
+    {"type": "header", "format": 3, "ruleset": "my_game", "hash": "<content hash>",
      "file_hash": "<hash of the ruleset file>", "path": "../rules/my_game.yaml", "bundled": false,
      "variant": null, "players": 4, "seed": 3, "agents": ["random", ...], "params": {"rounds": 1},
      "options": {"skill": [0.9, 0.6, 0.8, 0.8]}}
@@ -70,7 +70,10 @@ from ...loading.resources import resource_dir
 from ..agents import choose, needs_knowledge
 from .redact import Redactor
 
-FORMAT = 2
+FORMAT = 3
+# the older formats replay still reads: format 2, whose events may lack a field the rules add
+# (replay.py ADDED); format 3 is format 2 with every such field written
+OLDER = (2,)
 
 
 # ---------------------------------------------------------------------- events

@@ -23,7 +23,7 @@ from ...loading.resources import bundled_rulesets
 from ...loading.source import read_file
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
-from .gamelog import FORMAT, MAX_LOG_BYTES, ending, file_hash, events_out, is_overlay, seen_field
+from .gamelog import FORMAT, MAX_LOG_BYTES, OLDER, ending, file_hash, events_out, is_overlay, seen_field
 from .redact import Redactor
 
 
@@ -177,8 +177,9 @@ def _check_header(head: dict, where: str, replaying: bool) -> None:
     """A header's fields; ``replaying``: one that can be played again (not redacted: its seed)."""
     if head.get("type") != "header":
         raise ReplayError(f"{where}: line 1: expected a header line, found a {head.get('type')!r} line")
-    if head.get("format") != FORMAT:
-        raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected {FORMAT}; "
+    if head.get("format") not in (*OLDER, FORMAT) or isinstance(head.get("format"), bool):
+        raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected "
+                          f"{', '.join(map(str, OLDER))} or {FORMAT}; "
                           "a log of another format replays with the rulebook that wrote it)")
     if replaying and ("redacted_for" in head or head.get("replayable") is False):
         whose = f"redacted for seat {head['redacted_for']}" if "redacted_for" in head else "not replayable"
@@ -253,8 +254,11 @@ class Recorder(Protocol):
 def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     """Re-run a log and verify every decision, its events and the result.
 
-    Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"};
-    raises ReplayError naming the first line that differs. ``positions``: a list (any Recorder) that gets
+    Returns {"decisions", "scores", "winners", "ruleset", "variant", "players", "seed"}; for a
+    log that ends on an error of the rules, "error" (its message, which the replay raised again)
+    in place of the scores; on an agent's failure, "agent_failed" (``_agent_failed``: not
+    re-played); stopped before its end, "stopped" and "waiting". Raises ReplayError naming the
+    first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/).
     """
@@ -269,13 +273,14 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     def fail(no, msg) -> NoReturn:
         raise ReplayError(f"{where}: line {no}: {msg}")
 
+    older = head["format"] in OLDER   # (its events may lack the fields ADDED names: _same_events)
     initial = events_out(rules, S.ev)
     kept = S.ev.kept()   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS, their size)
     S.ev = None
     if positions is not None:
         positions.append(({"type": "events", "events": initial}, S.clone()))
     n = 0
-    result_seen = error = stopped = None
+    result_seen = error = stopped = failed = None
     for no, obj in lines[1:]:
         kind = obj["type"]
         if result_seen is not None:
@@ -283,10 +288,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
-            _same_events(obj.get("events"), initial, no, fail)
+            _same_events(obj.get("events"), initial, no, fail, older)
         elif kind == "decision":
             n += 1
-            kept = _replay_decision(S, rules, obj, n, no, fail, kept)
+            kept = _replay_decision(S, rules, obj, n, no, fail, kept, older)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "result":
@@ -294,7 +299,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             _check_result(S, obj, n, no, fail)
         elif kind == "error":
             result_seen = no
-            error = _replay_error(S, obj, n + 1, no, fail, kept)
+            if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice)
+                failed = _agent_failed(S, head, obj, n + 1, no, fail)
+            else:
+                error = _replay_error(S, obj, n + 1, no, fail, kept, older)
             if positions is not None:
                 positions.append((obj, S.clone()))
         elif kind == "stopped":
@@ -311,6 +319,9 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     if error is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "error": error}
+    if failed is not None:
+        return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
+                "decisions": n, "agent_failed": failed}
     if stopped is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "stopped": True, "waiting": {"seat": S.current_player(), "prompt": S.prompt()}}
@@ -318,9 +329,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kept = (0, 0)) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kept = (0, 0), older: bool = False) -> str:
     """The logged failing decision: the same action must fail with the same message; an error
-    line naming no decision (gamelog.ending): the game is over and its scoring fails so."""
+    line naming no decision (gamelog.ending): the game is over and its scoring fails so (an
+    agent's failure: ``_agent_failed``)."""
     if "seat" not in obj and "action" not in obj and "message" in obj:
         if not S.is_terminal():
             fail(no, f"an error line of the game's end, but the game is not over: seat {S.current_player()} must "
@@ -333,15 +345,6 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
         if error.message != obj["message"]:
             fail(no, f"the game's scoring fails again, but with another message: {error.message!r}")
         return error.message
-    if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice): not replayed
-        if S.is_terminal() or obj.get("seat") != S.current_player() or obj.get("prompt") != S.prompt():
-            fail(no, f"an agent's failure (seat {obj.get('seat')!r}, {obj.get('prompt')!r}), but the game "
-                     + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
-        if "n" in obj and obj["n"] != n:
-            fail(no, f"decision number {obj['n']!r}, expected {n}")
-        if not isinstance(obj.get("message"), str):
-            fail(no, "the error line has no 'message'")
-        return obj["message"]
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")
@@ -353,7 +356,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
     if seat != S.current_player() or action not in legal:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
-    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail)
+    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail, older)
     S.ev = Events(S.rules, kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
@@ -365,9 +368,30 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
     fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
 
 
-def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0)) -> Kept:
+def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn]) -> dict:
+    """The logged failure of an agent to decide (gamelog.agent_choice), which a replay cannot
+    run again (the agent is not the rules): checked to be the game's next decision, asked of
+    that seat with that prompt, by the agent the header names for it; its ``message`` is the
+    log's word, kept as it is (shown only ``printable``). {"seat", "agent", "decision", "message"}."""
+    seat = obj.get("seat")
+    if S.is_terminal() or type(seat) is not int or seat != S.current_player() or obj.get("prompt") != S.prompt():
+        fail(no, f"an agent's failure (seat {seat!r}, {obj.get('prompt')!r}), but the game "
+                 + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
+    if "n" in obj and obj["n"] != n:
+        fail(no, f"decision number {obj['n']!r}, expected {n}")
+    agents = head.get("agents")
+    named = agents[seat] if isinstance(agents, list) and len(agents) == S.n else None
+    if not isinstance(named, str) or obj["agent"] != named:
+        fail(no, f"an agent's failure of seat {seat}'s agent {obj['agent']!r}, but the header names "
+                 + (f"{named!r} for seat {seat}" if isinstance(named, str) else "no agent of each seat"))
+    if not isinstance(obj.get("message"), str):
+        fail(no, "the error line has no 'message'")
+    return {"seat": seat, "agent": named, "decision": n, "message": obj["message"]}
+
+
+def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: bool = False) -> Kept:
     """Check decision ``n`` (``obj``, line ``no``) of the game ``S`` (``kept``: its events
-    recorded before it): the number of events it made."""
+    recorded before it; ``older``: a log of an older format, ``ADDED``): the number of events it made."""
     if S.is_terminal():
         fail(no, "a decision, but the game is already over")
     if "n" in obj and obj["n"] != n:
@@ -393,22 +417,24 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0)) -> Kept:
         fail(no, f"applying {action!r} failed: {e.message}")
     evs, S.ev = S.ev, None
     if "events" in obj:
-        _same_events(obj["events"], events_out(rules, evs), no, fail)
-    _same_seen(obj, seen_field(choice, S, evs), no, fail)
+        _same_events(obj["events"], events_out(rules, evs), no, fail, older)
+    _same_seen(obj, seen_field(choice, S, evs), no, fail, older)
     return evs.kept()
 
 
-def _same_seen(obj, seen: dict, no, fail) -> None:
-    """A logged ``seen_by`` must be the replay's; a log written before it existed has none."""
-    if "seen_by" in obj and obj["seen_by"] != seen.get("seen_by"):
-        fail(no, f"seen_by: the log has {json.dumps(obj['seen_by'])}, the replay gives "
+def _same_seen(obj, seen: dict, no, fail, older: bool = False) -> None:
+    """A logged ``seen_by`` must be the replay's (none where every seat can tell); a log of an
+    older format may have none where the replay gives one."""
+    if ("seen_by" in obj or not older) and obj.get("seen_by") != seen.get("seen_by"):
+        fail(no, f"seen_by: the log has {json.dumps(obj.get('seen_by'))}, the replay gives "
                  f"{json.dumps(seen.get('seen_by'))}")
 
 
-# The fields an engine adds to an event of a kind that a log of the same format, written
-# before, lacks: said by the rules, not by the play (who saw a forced move; ``var``, the
-# private variable an announcement's value is kept in, which hides it from the other seats).
-# An event logged without one is compared without it; every other field must match.
+# The fields an engine adds to an event of a kind that a log of an older format (gamelog.OLDER)
+# may lack: said by the rules, not by the play (who saw a forced move; ``var``, the private
+# variable an announcement's value is kept in, which hides it from the other seats). An event
+# of such a log without one is compared without it, every other field as it is; a log of the
+# current format (gamelog.FORMAT) has them all.
 ADDED = {"forced": ("seen_by",), "target": ("var",), "attempt": ("var",), "grid": ("var",)}
 
 
@@ -419,14 +445,16 @@ def _as_older(a, b):
     return {k: v for k, v in b.items() if k not in missing} if missing else b
 
 
-def _same_events(logged, replayed, no, fail) -> None:
+def _same_events(logged, replayed, no, fail, older: bool = False) -> None:
+    """The logged events must be the replay's (``older``: but for the fields ``ADDED`` names)."""
     if logged == replayed:
         return
     if not isinstance(logged, list):
         fail(no, "'events' is not a list")
-    replayed = [_as_older(a, b) for a, b in zip(logged, replayed)] + replayed[len(logged):]
-    if logged == replayed:
-        return
+    if older:
+        replayed = [_as_older(a, b) for a, b in zip(logged, replayed)] + replayed[len(logged):]
+        if logged == replayed:
+            return
     for k, (a, b) in enumerate(zip(logged, replayed)):
         if a != b:
             fail(no, f"event {k + 1} differs: the log has {json.dumps(a)}, the replay gives {json.dumps(b)}")
