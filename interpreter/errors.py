@@ -176,6 +176,12 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+def digits(text) -> bool:
+    """Whether ``text`` is a string of ASCII digits, a whole number ``int()`` reads (``str.isdigit``
+    also takes "²" and other digits that ``int()`` refuses: read from outside, a ValueError)."""
+    return isinstance(text, str) and text.isascii() and text.isdigit()
+
+
 MAX_SUGGESTION_CANDIDATES = 300   # names compared with an unknown one (a ruleset may declare 50,000)
 
 

@@ -246,3 +246,12 @@ def test_a_variants_value_at_odds_with_the_rulesets_declaration_is_the_error(tmp
     [d] = e.value.diagnostics
     assert d.message == message and (d.loc.path, d.loc.line, d.loc.col) == (str(file), 3, 6 + value.index(overlay)), d
     assert interpreter.load(str(path)).names.params["n"] in ("bool", "int")   # (the ruleset alone loads)
+
+
+@pytest.mark.parametrize("decl", ["{type: int, default: 1, by_players: {'²': 3}}", "{default: 1, by_players: {'2': 1, '²': 3}}"])
+def test_a_by_players_key_of_digits_int_cannot_read_is_warned_of_as_no_player_count(tmp_path, decl):
+    # (str.isdigit() takes '²', which int() refuses: a ValueError out of the load, as a traceback)
+    rules = interpreter.load(str(write_ruleset(tmp_path, GAME_2_3 % decl)))
+    [w] = [w for w in rules.warnings if w.code == "params"]
+    assert w.message == "parameter 'n': no game of this ruleset has ² players (its games: 2 to 3)"
+    assert (w.loc.line, w.loc.col) == at(decl, "'²'")

@@ -8,13 +8,15 @@ loops that never run and options never offered are warnings.
 """
 from __future__ import annotations
 
+from ..errors import digits
+
 
 def constant(fn):
     """The value of a compiled expression if it is a literal constant, else a sentinel."""
     src = getattr(fn, "source", None)
     if src in ("True", "False", "None"):
         return {"True": True, "False": False, "None": None}[src]
-    if isinstance(src, str) and src.lstrip("-").isdigit():
+    if isinstance(src, str) and digits(src.lstrip("-")):
         return int(src)
     return _UNKNOWN
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..errors import Diagnostic
+from ..errors import Diagnostic, digits
 from ..expr.names import LANGUAGE_NAMES
 from ..expr.types import ANY, fits, parse_type, proves, unproven
 from ..mechanics.contract import COUNTER_KEYS, VAR_KEYS, ZONE_KEYS, key_named
@@ -70,7 +70,7 @@ class Declarations(ParamDeclarations):
             self.error("teams: by_players declares no player count", ("teams", "by_players"), "teams")
         for key, teams in table.items():
             path = ("teams", "by_players", key)
-            n = int(key) if isinstance(key, int) or (isinstance(key, str) and key.isdigit()) else None
+            n = int(key) if isinstance(key, int) or digits(key) else None
             if n is None or not lo <= n <= hi:
                 self.error(f"teams: {key!r} is not a player count of this game ({lo} to {hi})", path, "teams")
                 continue

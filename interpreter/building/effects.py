@@ -12,6 +12,7 @@ owns the constructs that structure a list: ``if``, ``switch``, ``for_each``, ``w
 """
 from __future__ import annotations
 
+from ..errors import digits
 
 from ..expr.access import Access, Recorder
 from ..expr.limits import STEP_WORK_UNIT
@@ -307,7 +308,7 @@ class EffectCompiler(DeclaredEffects, Targets):
         v = em.fresh("_v")
         em.line(f"{v} = {value}")
         for i, (key, body) in enumerate(cases.items()):
-            lit = repr(int(key)) if typ in (INT, PLAYER, TEAM) and str(key).lstrip("-").isdigit() else repr(key)
+            lit = repr(int(key)) if typ in (INT, PLAYER, TEAM) and digits(str(key).lstrip("-")) else repr(key)
             self.indented(em, f"{'if' if i == 0 else 'elif'} {v} == {lit}:", body, (*path, "cases", key),
                           locals, has_me, ("case", f"switch {str(item['switch'])[:50]}: case {key}"))
         if item.get("default"):

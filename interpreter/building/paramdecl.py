@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import Diagnostic, UsageError
+from ..errors import Diagnostic, UsageError, digits
 from ..engine.params import (by_players, check_param, declared_type, held_length, held_texts, is_number, joined_type,
                              longest_text, misfit,
                              mixed, plain_value, quoted_number, read_entry, shape_of, unlike,
@@ -226,7 +226,7 @@ class ParamDeclarations:
         (``reachable``), or one not written plainly (``02``)."""
         if read_entry(key) and int(key) in reachable:
             return
-        if str(key).isdigit() and int(key) in reachable:
+        if digits(str(key)) and int(key) in reachable:
             self.warn(f"parameter '{name}': no game reads the entry {key} (a game of {int(key)} players reads "
                       f"the entry {int(key)})", path, "params")
             return

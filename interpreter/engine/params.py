@@ -10,7 +10,7 @@ import json
 import math
 from typing import TypeGuard
 
-from ..errors import RulesetError, UsageError
+from ..errors import RulesetError, UsageError, digits
 from ..expr.runtime import MAX_STORED
 from ..expr.types import (ANY, BOOL, INT, NONE, NUM, STR, elem, is_list, is_map, list_of, map_of, map_value, parse_type,
                           unify)
@@ -56,7 +56,7 @@ def reachable_counts(data: dict) -> set:
 def read_entry(key) -> bool:
     """Whether a ``by_players:`` key is one a game reads: a player count as written plainly
     (``2``; ``02`` is read by no game: a game of 2 players reads the entry ``2``)."""
-    return str(key).isdigit() and str(int(key)) == str(key)
+    return digits(str(key)) and str(int(key)) == str(key)
 
 
 def reached_entries(data: dict, smap) -> set:

@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from . import loop as engine
+from ..errors import digits
 from ..expr.names import RECORD, VIEWS
 from .layout import Tables
 
@@ -277,7 +278,7 @@ def from_dict(rules, d: dict, cap: dict | None = None) -> State:
     s.dec = None if dec is None else (dec[0], tuple(dec[1]))
     s.over, s.steps = d["over"], d["steps"]
     known = d.get("known")
-    s.kn = None if known is None else {int(k) if k.isdigit() else k: m for k, m in known.items()}
+    s.kn = None if known is None else {int(k) if digits(k) else k: m for k, m in known.items()}
     return s
 
 

@@ -41,7 +41,7 @@ from ...engine import loop as engine
 from ...engine.capacity import overfull
 from ...engine.layout import reindex
 from ...engine.values import var_problem
-from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint
+from ...errors import GameError, RulebookError, RulesetError, UsageError, did_you_mean, key_hint, digits
 from ...expr import Compiler, ExprError, parse
 from ...expr.messages import describe
 from ...expr.runtime import RUNTIME_ERRORS
@@ -180,7 +180,7 @@ def _whole(value, what: str) -> int:
         return value
     if isinstance(value, float) and value.is_integer():   # (not NaN, not an infinity)
         return int(value)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit() and len(value) < 30:
+    if isinstance(value, str) and digits(value.strip().lstrip("-")) and len(value) < 30:
         return int(value)
     raise UsageError(f"{what}: {value!r} is not a whole number")
 

@@ -8,6 +8,7 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 """
 from __future__ import annotations
 
+from ...errors import digits
 from .told import Told
 from .words import is_plural
 
@@ -305,7 +306,7 @@ class _Teller:
         if action == "?":
             return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))} in secret"
         if self.words is not None and line.get("prompt") in self.words.seat_prompts and isinstance(action, str) \
-                and action[1:].isdigit():   # a seat chosen ("p2"): by its name ("seat 2", "you")
+                and digits(action[1:]):   # a seat chosen ("p2"): by its name ("seat 2", "you")
             action = self.who(int(action[1:]))
         return f"{self.does(line.get('seat'), 'choose')} {self.title(line.get('prompt'))}: {action}"
 

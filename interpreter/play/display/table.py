@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from weakref import WeakKeyDictionary
 
-from ...errors import GameError
+from ...errors import GameError, digits
 from ...engine.sight import reads_public
 from ...mechanics.base import Step
 from .ask import asked
@@ -133,7 +133,7 @@ class Table:
             notes = [self.words.amount(*n) if isinstance(n, tuple) else n
                      for n in step.option_notes(S, S.dec[1]) or [None] * len(labels)]
             if seats:   # each seat by its name beside its label
-                notes = [note if note is not None or not lab[1:].isdigit() else who(int(lab[1:]))
+                notes = [note if note is not None or not digits(lab[1:]) else who(int(lab[1:]))
                          for lab, note in zip(labels, notes)]
             out["options"] = [{"index": i, "label": lab, "note": note} for i, (lab, note) in enumerate(zip(labels, notes))]
         # the figures of what is asked are the deciding seat's: others read the prompt alone
@@ -263,7 +263,7 @@ def _card_values(values: dict) -> str:
     counts: dict = {}
     for label, v in values.items():
         base, _, n = str(label).rpartition("#")
-        key = (base if base and n.isdigit() else str(label), v)
+        key = (base if base and digits(n) else str(label), v)
         counts[key] = counts.get(key, 0) + 1
     return ", ".join(f"{label} {v}" + (f" ×{n}" if n > 1 else "") for (label, v), n in counts.items())
 

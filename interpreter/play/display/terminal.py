@@ -9,6 +9,7 @@ terminal that shows it) cards take their colour; piped or redirected, plain text
 """
 from __future__ import annotations
 
+from ...errors import digits
 from .narrate import alike
 
 
@@ -179,7 +180,7 @@ def read_answer(legal: list[str], seat, inp, out, options: list[dict] | None = N
         answer = line.strip()
         if answer == "" and len(legal) == 1:
             return 0
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+        if digits(answer) and 1 <= int(answer) <= len(legal):
             return int(answer) - 1
         if answer in legal:
             return legal.index(answer)

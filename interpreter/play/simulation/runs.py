@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ...engine import rng
-from ...errors import UsageError
+from ...errors import UsageError, digits
 from ...loading.jsondata import JSONInputError, loads as json_loads
 from .batch import Batch, load_batch_rules
 from . import anomalies, rules_fired
@@ -57,7 +57,7 @@ def _sound(rec, batch: Batch | None) -> bool:
         return False
     cov = rec.get("coverage")
     if cov is not None and not (isinstance(cov, dict) and isinstance(cov.get("p", {}), dict)
-                                and all(k.isdigit() and _whole(n) for k, n in cov.get("p", {}).items())
+                                and all(digits(k) and _whole(n) for k, n in cov.get("p", {}).items())
                                 and isinstance(cov.get("e", []), list)
                                 and all(isinstance(e, str) for e in cov.get("e", []))):
         return False
