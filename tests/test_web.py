@@ -764,21 +764,105 @@ def test_a_move_sent_twice_is_played_once(served):
     assert len(mine) == 1
 
 
-def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
+def _until_closed(sock) -> bytes:
+    """What the server sends before it closes the connection (10 s at most: a server that keeps
+    the connection open fails the test with a timeout)."""
+    sock.settimeout(10)
+    data = b""
+    try:
+        while chunk := sock.recv(4096):
+            data += chunk
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def _connect(port, source: str = "127.0.0.1"):
+    """A connection from ``source`` (another address of the loopback network: another client)."""
     import socket
+    try:
+        return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    except OSError as e:
+        pytest.skip(f"{source} is not an address of this machine ({e.strerror})")
+
+
+def _raw(port, request: bytes, source: str = "127.0.0.1") -> bytes:
+    """The whole answer to a request sent from ``source``."""
+    with _connect(port, source) as sock:
+        sock.sendall(request)
+        return _until_closed(sock)
+
+
+def _half(port, source: str = "127.0.0.1"):
+    """A connection that sent half a request and waits."""
+    sock = _connect(port, source)
+    sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
+    return sock
+
+
+def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
     import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
     before = threading.active_count()
     api = served(game, workers=4, timeout=0.2)
-    held = []
+    held = [_half(api.port) for _ in range(12)]    # three times the workers
     try:
-        for _ in range(12):   # each sends half a request and waits (three times the workers; each holds one 0.2 s)
-            sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
-            sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
-            held.append(sock)
-        status, _ = api("/api/game")       # answered once the slow ones have timed out
-        assert status == 200
         assert threading.active_count() <= before + 1 + 4     # the serving thread and at most 4 workers
+        answers = [_until_closed(sock) for sock in held]
+        assert sum(a.startswith(b"HTTP/1.0 503 ") for a in answers) == 8      # past the workers: at once
+        assert answers.count(b"") == 4            # the others closed unanswered at their deadline
+        assert api("/api/game")[0] == 200         # and their workers free
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_a_request_dripping_in_is_closed_at_its_deadline(served):
+    import socket
+    import threading
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, workers=2, timeout=0.3)
+    drips = [socket.create_connection(("127.0.0.1", api.port), timeout=10) for _ in range(2)]
+    stop = threading.Event()
+
+    def drip():   # a byte every 20 ms: never silent for as long as the deadline
+        while not stop.wait(0.02):
+            for sock in drips:
+                try:
+                    sock.sendall(b"x")
+                except OSError:
+                    pass
+    drips[0].sendall(b"GET /api/game HTTP/1.1\r\nX-Slow: ")                 # its headers, or its body
+    drips[1].sendall(f"POST /api/act?token={api.token} HTTP/1.1\r\nHost: 127.0.0.1:{api.port}\r\n"
+                     "Content-Type: application/json\r\nContent-Length: 9000\r\n\r\n".encode())
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    try:
+        assert [_until_closed(sock) for sock in drips] == [b"", b""]   # however slowly it keeps coming
+        assert api("/api/game")[0] == 200
+    finally:
+        stop.set()
+        thread.join()
+        for sock in drips:
+            sock.close()
+
+
+def test_past_the_workers_or_a_clients_share_a_connection_is_answered_503_at_once(served):
+    import socket
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, workers=3, per_client=2, timeout=30)     # (a held connection could stay 30 s)
+    request = f"GET /api/game?token={api.token} HTTP/1.0\r\nHost: 127.0.0.1:{api.port}\r\n\r\n".encode()
+    held = [_half(api.port) for _ in range(2)]
+    try:
+        status, body = api("/api/game")                 # this client's share is taken
+        assert status == 503 and "busy" in json.loads(body)["error"]
+        assert _raw(api.port, request, "127.0.0.2").startswith(b"HTTP/1.0 200 ")    # another client's is not
+        held.append(_half(api.port, "127.0.0.2"))
+        assert _raw(api.port, request, "127.0.0.3").startswith(b"HTTP/1.0 503 ")    # every worker is taken
+        held[0].shutdown(socket.SHUT_WR)                # one held request ends
+        assert _until_closed(held[0]).startswith(b"HTTP/1.0 ")
+        assert _raw(api.port, request, "127.0.0.3").startswith(b"HTTP/1.0 200 ")
+        assert api("/api/game")[0] == 200
     finally:
         for sock in held:
             sock.close()
@@ -788,14 +872,17 @@ def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):
     import socket
     import struct
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
-    api = served(game, workers=1)          # one at a time: the next request waits for the reset one
+    api = served(game, workers=1)          # one at a time: busy (503) until the reset one is done
     for half in (b"GET /api/game HTTP/1.1\r\nHost: 127.0.0", b""):
         sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
         if half:
             sock.sendall(half)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         sock.close()                       # a reset, not a close
-    assert api("/api/game")[0] == 200
+        statuses = [api("/api/game")[0]]
+        while statuses[-1] == 503 and len(statuses) < 1000:
+            statuses.append(api("/api/game")[0])
+        assert statuses[-1] == 200
     err = capfd.readouterr().err
     assert "Traceback" not in err and "ConnectionResetError" not in err, err
 

@@ -20,13 +20,18 @@ address, a name given by ``--allow-host`` or, bound to every address, this machi
 an address. A POST must be ``application/json`` (which a form of another site cannot send
 without the browser asking first, and this server never agrees).
 
-The server stays up under slow or many clients: a socket timeout per connection and at most
-``workers`` requests handled at once (the others wait to be accepted); a client that drops
-its connection is not reported.
+The server stays up under slow or many clients: a request (its line, headers and body) must
+arrive within ``timeout`` seconds of its connection, however slowly it drips (then the
+connection is closed), and its answer be taken within as long again; at most ``workers``
+connections are handled at once, at most ``per_client`` of them from one client (an IPv4
+address, or an IPv6 /64 network); a connection past either is answered 503 at once and
+closed, never queued. One request a connection (HTTP/1.0). A client that drops its
+connection is not reported.
 """
 from __future__ import annotations
 
 import hmac
+import io
 import ipaddress
 import json
 import secrets
@@ -34,6 +39,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,8 +54,9 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-WORKERS = 32          # requests handled at once
-TIMEOUT = 10.0        # seconds a connection may stay silent
+WORKERS = 32          # connections handled at once
+PER_CLIENT = 8        # of them from one client (a browser opens at most 6 to a server)
+TIMEOUT = 10.0        # seconds a request may take to arrive, headers and body (and its answer to be taken)
 HEADERS = {"Cache-Control": "no-store",
            "Referrer-Policy": "no-referrer",            # the token in the page's URL goes nowhere
            "X-Content-Type-Options": "nosniff",
@@ -57,33 +64,107 @@ HEADERS = {"Cache-Control": "no-store",
 
 
 class Server(ThreadingHTTPServer):
-    """A thread per request, at most ``workers`` at once; a client gone is no error."""
+    """A thread per connection, at most ``workers`` at once and ``per_client`` from one client;
+    a connection past them is answered 503 at once; a client gone is no error."""
     request_queue_size = 128
     token: str      # the secret every /api/ call carries (make_server sets it)
 
-    def __init__(self, address, handler, workers: int = WORKERS):
+    def __init__(self, address, handler, workers: int = WORKERS, per_client: int = PER_CLIENT):
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        self.slots = threading.BoundedSemaphore(workers)
+        self.workers, self.per_client = workers, per_client
+        self.guard = threading.Lock()
+        self.held: dict[str, int] = {}   # a client's connections being handled (none: no entry)
         super().__init__(address, handler)
 
     def process_request(self, request, client_address):
-        self.slots.acquire()   # full: the next connection waits in the listen queue
+        who = _client(client_address[0])
+        with self.guard:
+            taken = sum(self.held.values()) >= self.workers or self.held.get(who, 0) >= self.per_client
+            if not taken:
+                self.held[who] = self.held.get(who, 0) + 1
+        if taken:   # answered here, without waiting on the client: the accepting thread never blocks
+            _refuse(request)
+            self.shutdown_request(request)
+            return
         try:
             super().process_request(request, client_address)
         except BaseException:
-            self.slots.release()
+            self._leave(who)
             raise
 
     def process_request_thread(self, request, client_address):
         try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.slots.release()
+            self.finish_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:   # (the worker free before the client sees its connection closed)
+            self._leave(_client(client_address[0]))
+            self.shutdown_request(request)
+
+    def _leave(self, who: str) -> None:
+        with self.guard:
+            self.held[who] -= 1
+            if not self.held[who]:
+                del self.held[who]
 
     def handle_error(self, request, client_address):
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            return   # the client reset or closed its connection, or went silent: nothing to report
+            return   # the client reset or closed its connection, or was too slow: nothing to report
         super().handle_error(request, client_address)
+
+
+def _client(address: str) -> str:
+    """Who a connection is from, for ``per_client``: its IPv4 address, or its IPv6 /64 network
+    (one host may hold a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address.partition("%")[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+BUSY = json.dumps({"error": "this server is busy (too many connections, or too many from this client): "
+                            "try again in a moment"}).encode()
+
+
+def _refuse(request) -> None:
+    """A 503 written to a connection past the workers without waiting on it (a few bytes into an
+    empty send buffer); what the client already sent is read first, so that closing does not
+    reset the connection before the client reads the answer."""
+    head = "".join(f"{k}: {v}\r\n" for k, v in HEADERS.items())
+    try:
+        request.setblocking(False)
+        try:
+            request.recv(65536)
+        except BlockingIOError:
+            pass
+        request.send(b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
+                     + f"Content-Length: {len(BUSY)}\r\nRetry-After: 1\r\n{head}Connection: close\r\n\r\n".encode()
+                     + BUSY)
+    except OSError:
+        pass
+
+
+class _Arrival(io.RawIOBase):
+    """A connection's reads, each allowed only what is left until the request's deadline: a
+    client dripping a byte at a time cannot hold its worker longer than that."""
+
+    def __init__(self, sock, deadline: float):
+        self.sock, self.deadline = sock, deadline
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        self.sock.settimeout(left)
+        return self.sock.recv_into(buffer)
 
 
 def _wildcard(host: str) -> bool:
@@ -155,19 +236,33 @@ def url_of(host: str, port: int, token: str) -> str:
 
 
 def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | None = None,
-                allow=(), workers: int = WORKERS, timeout: float = TIMEOUT) -> Server:
+                allow=(), workers: int = WORKERS, per_client: int = PER_CLIENT,
+                timeout: float = TIMEOUT) -> Server:
     """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one.
     ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``);
-    ``allow``: more names a request's Host may give."""
+    ``allow``: more names a request's Host may give; ``workers``, ``per_client`` and ``timeout``:
+    the connections handled at once, of them from one client, and the seconds a request may
+    take to arrive (the module's docstring)."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
     secret = token or secrets.token_urlsafe(24)
     names, wildcard = _names(host, allow), _wildcard(host)
+    wait = timeout
 
     class Handler(BaseHTTPRequestHandler):
         server: Server   # (the one below: its address is (host, port))
+        timeout = wait   # (StreamRequestHandler: the connection's socket timeout; setup: the deadline)
 
         def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
             pass
+
+        def setup(self):   # the request read against one deadline, however slowly it arrives
+            super().setup()
+            self.rfile.close()   # (the socket's own reader, unused)
+            self.rfile = io.BufferedReader(_Arrival(self.connection, time.monotonic() + wait))
+
+        def send_response(self, *args):   # the answer: as long again to be taken
+            self.connection.settimeout(wait)
+            super().send_response(*args)
 
         def _send(self, status: int, body: bytes, kind: str) -> None:
             self.send_response(status)
@@ -261,8 +356,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 return game.describe()
             self._answer(act)
 
-    Handler.timeout = timeout   # (StreamRequestHandler: the connection's socket timeout)
-    server = Server((host, port), Handler, workers)
+    server = Server((host, port), Handler, workers, per_client)
     server.token = secret
     return server
 
