@@ -376,6 +376,21 @@ def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
     assert "cannot listen there" in capsys.readouterr().err
 
 
+def test_allow_host_takes_host_names_label_by_label(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    longest = ".".join(["a" * 63] * 3 + ["b" * 61])                      # 253 characters
+    for name in ("table.lan", "Table.LAN.", "x-y.z9", "[::1]", "192.0.2.7", longest):
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 0, name
+    for name in ("a..b", "a-.b", "a.-b", "a" * 64, longest + "b", ".", "", "a" * 60 + "!"):   # (the last one
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 2, name   # backtracked for ever)
+        assert "without a port" in capsys.readouterr().err
+
+
 def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
     rules = interpreter.load("mister_diamond")
     table = Table(rules)
