@@ -310,6 +310,19 @@ def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+def test_a_player_count_the_game_does_not_take_is_refused_before_any_agent_is_made(duel, capsys, monkeypatch):
+    from interpreter.play import agents
+    path, _ = duel
+    made = []
+
+    def make_agents(spec, players, seed):   # (an agent a seat: 10^8 of them filled gigabytes)
+        made.append(players)
+        raise AssertionError(f"agents made for {players} players")
+    monkeypatch.setattr(agents, "make_agents", make_agents)
+    code, _, err = run_cli(capsys, "tune", path, "--players", 100_000_000, "--trials", 1, "--games", 1)
+    assert code == 2 and "duel is for 2 players, not 100000000" in err and made == []
+
+
 def test_the_ray_backend_plays_the_same_trials(duel, ray_local):
     path, rules = duel
     s = Settings(str(path), 2, space(rules, 2, ["edge=0..100"]), obj.parse(["balance"]), trials=3, games=20,
