@@ -299,8 +299,11 @@ def test_the_api_plays_a_live_game(served):
                 {"seat": 0, "index": True, "at": _at(game)}, {"seat": 0, "index": 0, "at": "1"}):
         status, body = api("/api/act", bad)
         assert status == 400 and "is a whole number" in json.loads(body)["error"], bad
-    status, body = api("/api/act", {"seat": 0, "index": 0})
-    assert status == 400 and "the position the move answers" in json.loads(body)["error"]
+    before = len(game.positions)
+    for move in ({"seat": 0, "index": 0}, {"seat": 0, "index": 0, "at": None}):   # (null was played unchecked)
+        status, body = api("/api/act", move)
+        assert status == 400 and "the position the move answers" in json.loads(body)["error"]
+    assert len(game.positions) == before
     assert api("/api/act", b"[]".decode())[0] == 400
     while not game.state.over:
         status, body = api("/api/act", {"seat": 0, "index": 0, "at": _at(game)})
