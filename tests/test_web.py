@@ -647,6 +647,60 @@ def test_a_live_game_serves_its_client_only_the_human_seats_and_the_spectator(se
     assert status == 403 and len(game.positions) == before
 
 
+def test_several_human_seats_each_have_their_own_token(monkeypatch):
+    import threading
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,human,random")
+    server = make_server(game)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        api = Api(f"http://127.0.0.1:{server.server_address[1]}/?token={server.token}")
+        tokens = server.seat_tokens
+        assert sorted(tokens) == [0, 1] and len({server.token, *tokens.values()}) == 3
+        for seat, token in tokens.items():
+            other = 1 - seat
+            status, body = api("/api/game", token=token)
+            assert status == 200 and json.loads(body)["yours"] == [seat]
+            assert api(f"/api/view?seat={seat}", token=token)[0] == 200
+            assert api("/api/view?seat=spectator", token=token)[0] == 200
+            status, body = api(f"/api/view?seat={other}", token=token)          # the other person's hand
+            assert status == 403 and f"this page plays seat {seat}" in json.loads(body)["error"]
+            before = len(game.positions)
+            status, body = api("/api/act", {"seat": other, "index": 0, "at": _at(game)}, token=token)
+            assert status == 403 and "another person's" in json.loads(body)["error"]
+            assert len(game.positions) == before
+        assert json.loads(api("/api/game")[1])["yours"] == []                   # the game's token: a spectator's
+        assert api("/api/view?seat=spectator")[0] == 200
+        for seat in (0, 1):
+            assert api(f"/api/view?seat={seat}")[0] == 403
+            assert api("/api/act", {"seat": seat, "index": 0, "at": _at(game)})[0] == 403
+        while not game.state.over:                                              # each plays their own seat
+            seat = game.waiting_for()
+            status, body = api("/api/act", {"seat": seat, "index": 0, "at": _at(game)}, token=tokens[seat])
+            assert status == 200, body
+    finally:
+        server.shutdown()
+        server.server_close()
+    one = make_server(LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random"))
+    one.server_close()
+    assert one.seat_tokens == {}                      # one human seat: the game's token plays it, as before
+
+
+def test_serve_prints_an_address_for_each_human_seat(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    assert main(["serve", "diamonds", "--players", "3", "--agents", "human,human,random"]) == 0
+    out = capsys.readouterr().out
+    tokens = [line.rpartition("?token=")[2] for line in out.splitlines() if "?token=" in line]
+    assert "seat 0: http://127.0.0.1:" in out and "seat 1: http://127.0.0.1:" in out
+    assert "a spectator: http://127.0.0.1:" in out and "seat 2:" not in out
+    assert len(tokens) == len(set(tokens)) == 3
+
+
 def _texts_of_every_answer(api, game, seats):
     yield api("/api/game")[1].decode()
     for at in range(len(game.positions)):

@@ -1,17 +1,21 @@
 """The viewer's HTTP server: the standard library's, a small JSON API and the static files.
 
     GET  /                      the page (static/index.html), then static/app.js and style.css
-    GET  /api/game              {mode, ruleset, title, players, humans, length, over, error}
-                                (mode: "log", "play", or "timeline": a redacted log, web/timeline.py)
+    GET  /api/game              {mode, ruleset, title, players, humans, yours, length, over, error}
+                                (mode: "log", "play", or "timeline": a redacted log, web/timeline.py;
+                                yours: the seats the call's token plays)
     GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
                                 "spectator" or "all"; "all" only for a log; in a live game only
-                                a human seat), with its events; in a timeline, the story its
-                                seat saw and position K's line
+                                a seat the token plays), with its events; in a timeline, the
+                                story its seat saw and position K's line
     POST /api/act               {"seat": S, "index": I, "at": K}: a human seat decides (a live
                                 game), answering position K (another position: 409)
 
 Every ``/api/`` call carries the game's token (``secrets.token_urlsafe``, printed in the URL):
-the header ``X-Rulebook-Token`` or the query parameter ``token`` (403 without it). Bound to
+the header ``X-Rulebook-Token`` or the query parameter ``token`` (403 without it). A live game
+with more than one human seat gives each its own token, and its URL, for the person who plays
+it: a seat's token reads that seat's view and the spectator's and plays that seat; the game's
+token is then the spectator's, and plays no seat. Bound to
 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the network
 unless ``--host`` says so, and then a warning says who can reach it. Only the files of static/
 are served, by exact name. A request must name this server in its ``Host`` header (a page of
@@ -68,6 +72,7 @@ class Server(ThreadingHTTPServer):
     a connection past them is answered 503 at once; a client gone is no error."""
     request_queue_size = 128
     token: str      # the secret every /api/ call carries (make_server sets it)
+    seat_tokens: dict[int, str]   # with more than one human seat, each one's own (the token: a spectator's)
 
     def __init__(self, address, handler, workers: int = WORKERS, per_client: int = PER_CLIENT):
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
@@ -239,12 +244,18 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 allow=(), workers: int = WORKERS, per_client: int = PER_CLIENT,
                 timeout: float = TIMEOUT) -> Server:
     """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one.
-    ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``);
+    ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``; with
+    more than one human seat, each seat's own is in ``server.seat_tokens``, and this one is
+    a spectator's);
     ``allow``: more names a request's Host may give; ``workers``, ``per_client`` and ``timeout``:
     the connections handled at once, of them from one client, and the seconds a request may
     take to arrive (the module's docstring)."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
     secret = token or secrets.token_urlsafe(24)
+    humans = list(game.humans) if game.mode == "play" else []
+    seat_tokens = {seat: secrets.token_urlsafe(24) for seat in humans} if len(humans) > 1 else {}
+    tokens = [(humans if not seat_tokens else [], secret.encode()),
+              *(([seat], t.encode()) for seat, t in seat_tokens.items())]
     names, wildcard = _names(host, allow), _wildcard(host)
     wait = timeout
 
@@ -292,26 +303,32 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
             self._json(200, answer)
 
-        def _refused(self, url, query: dict) -> bool:
-            """A request whose Host is not this server's (DNS rebinding), or an /api/ call
-            without the game's token: refused with 403."""
+        def _seats(self, url, query: dict) -> list | None:
+            """The seats the request's token plays ([] for the page's files and a spectator's
+            token); None, answered 403: a request whose Host is not this server's (DNS
+            rebinding), or an /api/ call without a token of the game."""
             if not host_allowed(self.headers.get("Host") or "", names, self.server.server_address[1], wildcard):
                 self._json(403, {"error": "this server answers only requests addressed to it "
                                           "(rulebook serve --allow-host NAME adds a name)"})
-                return True
+                return None
             if not url.path.startswith("/api/"):   # (the parsed path: a request may name a whole URL)
-                return False
-            given = self.headers.get("X-Rulebook-Token") or query.get("token") or ""
-            if hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode()):
-                return False
+                return []
+            given = (self.headers.get("X-Rulebook-Token") or query.get("token") or "").encode("utf-8", "replace")
+            mine = None
+            for seats, token in tokens:   # (each compared, in constant time)
+                if hmac.compare_digest(given, token):
+                    mine = seats
+            if mine is not None:
+                return mine
             self._json(403, {"error": "this game's API needs its token: open the address the server "
                                       "printed (…/?token=…)"})
-            return True
+            return None
 
         def do_GET(self):   # noqa: N802 - the http.server name
             url = urlparse(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            if self._refused(url, query):
+            mine = self._seats(url, query)
+            if mine is None:
                 return
             if url.path == "/":
                 return self._send(200, files["index.html"].read_bytes(), TYPES[".html"])
@@ -319,10 +336,10 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 f = files[url.path[8:]]
                 return self._send(200, f.read_bytes(), TYPES[f.suffix])
             if url.path == "/api/game":
-                return self._answer(game.describe)
+                return self._answer(lambda: {**game.describe(), "yours": mine})
             if url.path == "/api/view":
                 def view():
-                    seat = game.seat_of(query.get("seat"))
+                    seat = game.seat_of(query.get("seat"), mine)
                     at = query.get("at") or "-1"          # -1: the latest position
                     if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
                         raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
@@ -333,7 +350,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
 
         def do_POST(self):   # noqa: N802
             url = urlparse(self.path)
-            if self._refused(url, {k: v[-1] for k, v in parse_qs(url.query).items()}):
+            mine = self._seats(url, {k: v[-1] for k, v in parse_qs(url.query).items()})
+            if mine is None:
                 return
             if url.path != "/api/act" or game.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
@@ -352,19 +370,20 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                                                  "K the position the move answers"})
 
             def act():
-                game.act(body.get("seat"), body.get("index"), body["at"])
+                game.act(body.get("seat"), body.get("index"), body["at"], mine)
                 return game.describe()
             self._answer(act)
 
     server = Server((host, port), Handler, workers, per_client)
-    server.token = secret
+    server.token, server.seat_tokens = secret, seat_tokens
     return server
 
 
 @contextmanager
 def serving(game, host: str = "127.0.0.1", port: int = 0, **options):
     """Serve ``game`` from a background thread while the block runs; yields the page's URL with
-    its token (for tests, notebooks and scripts that drive the page)."""
+    its token (for tests, notebooks and scripts that drive the page; with more than one human
+    seat, the spectator's: each seat's token is make_server's ``seat_tokens``)."""
     server = make_server(game, host, port, **options)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -385,14 +404,25 @@ def run(game, host: str, port: int, out, allow=()) -> int:
             stop()
         raise UsageError(f"--host {host} --port {port}: cannot listen there: {e.strerror or e}") from None
     p = server.server_address[1]
-    print(f"rulebook: serving {game.rules.name} at {url_of(host, p, server.token)} (Ctrl-C to stop)",
-          file=out, flush=True)
+    seats = server.seat_tokens
+    if seats:
+        print(f"rulebook: serving {game.rules.name} (Ctrl-C to stop); each human seat has its own address, "
+              "to give only to the person who plays it:", file=out)
+        for seat, token in seats.items():
+            print(f"rulebook:   seat {seat}: {url_of(host, p, token)}", file=out)
+        print(f"rulebook:   a spectator: {url_of(host, p, server.token)}", file=out, flush=True)
+    else:
+        print(f"rulebook: serving {game.rules.name} at {url_of(host, p, server.token)} (Ctrl-C to stop)",
+              file=out, flush=True)
     if not _loopback(host):
         can = {"play": f"plays seat(s) {', '.join(map(str, game.humans))} and sees what they see",
                "log": "reads the whole game, every seat's hidden cards included",
                "timeline": f"reads what seat {getattr(game, 'seat', '?')} saw"}.get(game.mode, "reads it")
         wide = _wildcard(host)
         there = url_of(socket.gethostname() if wide else host, p, server.token)
+        if seats:
+            can = "plays the seat its address names and sees what that seat sees (the spectator's: what every seat sees)"
+            there = url_of(socket.gethostname() if wide else host, p, "…") + " with each address's token"
         print(f"rulebook: warning: listening on {'every address of this machine' if wide else host}, port {p}, "
               f"not only on this machine: anyone who can reach it with the address and its token {can} "
               f"(from another machine: {there}); the token travels in plain HTTP, readable by anyone who can "
