@@ -44,8 +44,8 @@ def add_serve(p: argparse.ArgumentParser) -> None:
                         "never shown to a seat; a seed given here is guessable if small: docs/security.md)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default=None,
-                   help="an agent per seat; the seats named human are played in the browser "
-                        "(default: human for seat 0, random for the others)")
+                   help="an agent per seat; the seats named human are played in the browser, each at its own "
+                        "address when there are several (default: human for seat 0, random for the others)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable)")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill for dexterity attempts")
