@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -255,6 +255,24 @@ def served():
         yield lambda game, **options: Api(stack.enter_context(serving(game, **options)))
 
 
+@contextmanager
+def _server(game, **options):
+    """A served game's server itself (``serving`` yields its address alone)."""
+    import threading
+    server = make_server(game, **options)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _api(server):
+    return Api(f"http://127.0.0.1:{server.server_address[1]}/?token={server.token}")
+
+
 def _get(url, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
@@ -319,7 +337,7 @@ def test_view_and_serve_print_their_address_and_stop_on_ctrl_c(tmp_path, capsys,
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     path, _ = _log(tmp_path, "diams", 3)
     assert main(["view", str(path)]) == 0
     assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
@@ -385,7 +403,7 @@ def test_allow_host_takes_host_names_label_by_label(capsys, monkeypatch):
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     longest = ".".join(["a" * 63] * 3 + ["b" * 61])                      # 253 characters
     for name in ("table.lan", "Table.LAN.", "x-y.z9", "[::1]", "192.0.2.7", longest):
         assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 0, name
@@ -479,7 +497,7 @@ def test_a_served_game_stopped_half_way_ends_its_log_so_and_replays(tmp_path, ca
         if stop == "sigterm":
             os.kill(os.getpid(), signal.SIGTERM)   # (handled as Ctrl-C while serving)
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", stopped)
+    monkeypatch.setattr(server.Server, "serve_forever", stopped)
     path = tmp_path / "playtest.jsonl"
     assert main(["serve", "diams", "--players", "3", "--seed", "2", "--log", str(path)]) == 0
     assert signal.getsignal(signal.SIGTERM) is not server._interrupt      # put back as it was
@@ -648,13 +666,9 @@ def test_a_live_game_serves_its_client_only_the_human_seats_and_the_spectator(se
 
 
 def test_several_human_seats_each_have_their_own_token(monkeypatch):
-    import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,human,random")
-    server = make_server(game)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        api = Api(f"http://127.0.0.1:{server.server_address[1]}/?token={server.token}")
+    with _server(game) as server:
+        api = _api(server)
         tokens = server.seat_tokens
         assert sorted(tokens) == [0, 1] and len({server.token, *tokens.values()}) == 3
         for seat, token in tokens.items():
@@ -678,9 +692,6 @@ def test_several_human_seats_each_have_their_own_token(monkeypatch):
             seat = game.waiting_for()
             status, body = api("/api/act", {"seat": seat, "index": 0, "at": _at(game)}, token=tokens[seat])
             assert status == 200, body
-    finally:
-        server.shutdown()
-        server.server_close()
     one = make_server(LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random"))
     one.server_close()
     assert one.seat_tokens == {}                      # one human seat: the game's token plays it, as before
@@ -692,7 +703,7 @@ def test_serve_prints_an_address_for_each_human_seat(capsys, monkeypatch):
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     assert main(["serve", "diamonds", "--players", "3", "--agents", "human,human,random"]) == 0
     out = capsys.readouterr().out
     tokens = [line.rpartition("?token=")[2] for line in out.splitlines() if "?token=" in line]
@@ -781,7 +792,7 @@ def test_off_loopback_serve_warns_who_can_reach_the_game(capsys, monkeypatch):
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     assert main(["serve", "diamonds", "--players", "3", "--host", "127.0.0.1"]) == 0
     out, err = capsys.readouterr()
     assert "?token=" in out and "warning" not in err
@@ -872,18 +883,16 @@ def _half(port, source: str = "127.0.0.1"):
     return sock
 
 
-def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
+def test_half_sent_requests_hold_a_bounded_number_of_threads_and_give_way_to_newer_ones(served):
     import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
     before = threading.active_count()
-    api = served(game, workers=4, timeout=0.2)
+    api = served(game, workers=4, timeout=30)      # (a held connection could stay the 30 s)
     held = [_half(api.port) for _ in range(12)]    # three times the workers
     try:
-        assert threading.active_count() <= before + 1 + 4     # the serving thread and at most 4 workers
-        answers = [_until_closed(sock) for sock in held]
-        assert sum(a.startswith(b"HTTP/1.0 503 ") for a in answers) == 8      # past the workers: at once
-        assert answers.count(b"") == 4            # the others closed unanswered at their deadline
-        assert api("/api/game")[0] == 200         # and their workers free
+        assert [_until_closed(sock) for sock in held[:8]] == [b""] * 8   # each gave its place to a newer one
+        assert threading.active_count() <= before + 1 + 2 * 4   # the serving thread, 4 workers, 4 ending at most
+        assert api("/api/game")[0] == 200                     # and so does the last one to this request
     finally:
         for sock in held:
             sock.close()
@@ -919,25 +928,30 @@ def test_a_request_dripping_in_is_closed_at_its_deadline(served):
             sock.close()
 
 
-def test_past_the_workers_or_a_clients_share_a_connection_is_answered_503_at_once(served):
-    import socket
+def test_a_request_being_answered_keeps_its_place_and_past_them_one_is_answered_503_at_once(monkeypatch):
+    import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
-    api = served(game, workers=3, per_client=2, timeout=30)     # (a held connection could stay 30 s)
-    request = f"GET /api/game?token={api.token} HTTP/1.0\r\nHost: 127.0.0.1:{api.port}\r\n\r\n".encode()
-    held = [_half(api.port) for _ in range(2)]
-    try:
-        status, body = api("/api/game")                 # this client's share is taken
-        assert status == 503 and "busy" in json.loads(body)["error"]
-        assert _raw(api.port, request, "127.0.0.2").startswith(b"HTTP/1.0 200 ")    # another client's is not
-        held.append(_half(api.port, "127.0.0.2"))
-        assert _raw(api.port, request, "127.0.0.3").startswith(b"HTTP/1.0 503 ")    # every worker is taken
-        held[0].shutdown(socket.SHUT_WR)                # one held request ends
-        assert _until_closed(held[0]).startswith(b"HTTP/1.0 ")
-        assert _raw(api.port, request, "127.0.0.3").startswith(b"HTTP/1.0 200 ")
-        assert api("/api/game")[0] == 200
-    finally:
-        for sock in held:
-            sock.close()
+    answer, release = game.describe, threading.Event()
+    monkeypatch.setattr(game, "describe", lambda: release.wait(30) and answer())   # (answers held back)
+    with _server(game, workers=3, per_client=2, timeout=30) as server:
+        port = server.server_address[1]
+        ask = f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        page = f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        answering = [_connect(port) for _ in range(2)]
+        for sock in answering:
+            sock.sendall(ask)
+        for _ in range(1000):       # (until both are read and wait for their answers)
+            if not server.arriving and sum(server.held.values()) == 2:
+                break
+            threading.Event().wait(0.01)
+        assert _raw(port, page).startswith(b"HTTP/1.0 503 ")            # this client's share: answering
+        assert b"busy" in _raw(port, page)
+        half = _half(port, "127.0.0.2")                                 # the last place, half-sent
+        assert _raw(port, page, "127.0.0.3").startswith(b"HTTP/1.0 200 ")   # ... given to a newer request
+        assert _until_closed(half) == b""
+        release.set()
+        assert all(_until_closed(sock).startswith(b"HTTP/1.0 200 ") for sock in answering)
+        assert _raw(port, page).startswith(b"HTTP/1.0 200 ")
 
 
 def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):

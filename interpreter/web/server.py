@@ -24,13 +24,7 @@ address, a name given by ``--allow-host`` or, bound to every address, this machi
 an address. A POST must be ``application/json`` (which a form of another site cannot send
 without the browser asking first, and this server never agrees).
 
-The server stays up under slow or many clients: a request (its line, headers and body) must
-arrive within ``timeout`` seconds of its connection, however slowly it drips (then the
-connection is closed), and its answer be taken within as long again; at most ``workers``
-connections are handled at once, at most ``per_client`` of them from one client (an IPv4
-address, or an IPv6 /64 network); a connection past either is answered 503 at once and
-closed, never queued. One request a connection (HTTP/1.0). A client that drops its
-connection is not reported.
+The server stays up under slow or many clients: web/connections.py.
 """
 from __future__ import annotations
 
@@ -45,12 +39,13 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..errors import RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
+from .connections import HEADERS, PER_CLIENT, TIMEOUT, WORKERS, Arrival, Server
 from .games import NotYours, Stale
 
 STATIC = Path(__file__).parent / "static"
@@ -58,120 +53,6 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-WORKERS = 32          # connections handled at once
-PER_CLIENT = 8        # of them from one client (a browser opens at most 6 to a server)
-TIMEOUT = 10.0        # seconds a request may take to arrive, headers and body (and its answer to be taken)
-HEADERS = {"Cache-Control": "no-store",
-           "Referrer-Policy": "no-referrer",            # the token in the page's URL goes nowhere
-           "X-Content-Type-Options": "nosniff",
-           "Content-Security-Policy": "frame-ancestors 'none'"}   # no other site frames the page
-
-
-class Server(ThreadingHTTPServer):
-    """A thread per connection, at most ``workers`` at once and ``per_client`` from one client;
-    a connection past them is answered 503 at once; a client gone is no error."""
-    request_queue_size = 128
-    token: str      # the secret every /api/ call carries (make_server sets it)
-    seat_tokens: dict[int, str]   # with more than one human seat, each one's own (the token: a spectator's)
-
-    def __init__(self, address, handler, workers: int = WORKERS, per_client: int = PER_CLIENT):
-        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        self.workers, self.per_client = workers, per_client
-        self.guard = threading.Lock()
-        self.held: dict[str, int] = {}   # a client's connections being handled (none: no entry)
-        super().__init__(address, handler)
-
-    def process_request(self, request, client_address):
-        who = _client(client_address[0])
-        with self.guard:
-            taken = sum(self.held.values()) >= self.workers or self.held.get(who, 0) >= self.per_client
-            if not taken:
-                self.held[who] = self.held.get(who, 0) + 1
-        if taken:   # answered here, without waiting on the client: the accepting thread never blocks
-            _refuse(request)
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._leave(who)
-            raise
-
-    def process_request_thread(self, request, client_address):
-        try:
-            self.finish_request(request, client_address)
-        except Exception:
-            self.handle_error(request, client_address)
-        finally:   # (the worker free before the client sees its connection closed)
-            self._leave(_client(client_address[0]))
-            self.shutdown_request(request)
-
-    def _leave(self, who: str) -> None:
-        with self.guard:
-            self.held[who] -= 1
-            if not self.held[who]:
-                del self.held[who]
-
-    def handle_error(self, request, client_address):
-        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            return   # the client reset or closed its connection, or was too slow: nothing to report
-        super().handle_error(request, client_address)
-
-
-def _client(address: str) -> str:
-    """Who a connection is from, for ``per_client``: its IPv4 address, or its IPv6 /64 network
-    (one host may hold a whole /64)."""
-    try:
-        ip = ipaddress.ip_address(address.partition("%")[0])
-    except ValueError:
-        return address
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network((ip, 64), strict=False))
-    return str(ip)
-
-
-BUSY = json.dumps({"error": "this server is busy (too many connections, or too many from this client): "
-                            "try again in a moment"}).encode()
-
-
-def _refuse(request) -> None:
-    """A 503 written to a connection past the workers without waiting on it (a few bytes into an
-    empty send buffer); what the client already sent is read first, so that closing does not
-    reset the connection before the client reads the answer."""
-    head = "".join(f"{k}: {v}\r\n" for k, v in HEADERS.items())
-    try:
-        request.setblocking(False)
-        try:
-            request.recv(65536)
-        except BlockingIOError:
-            pass
-        request.send(b"HTTP/1.0 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-                     + f"Content-Length: {len(BUSY)}\r\nRetry-After: 1\r\n{head}Connection: close\r\n\r\n".encode()
-                     + BUSY)
-    except OSError:
-        pass
-
-
-class _Arrival(io.RawIOBase):
-    """A connection's reads, each allowed only what is left until the request's deadline: a
-    client dripping a byte at a time cannot hold its worker longer than that."""
-
-    def __init__(self, sock, deadline: float):
-        self.sock, self.deadline = sock, deadline
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer) -> int:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
-        self.sock.settimeout(left)
-        return self.sock.recv_into(buffer)
-
-
 def _wildcard(host: str) -> bool:
     return host in ("", "0.0.0.0", "::")
 
@@ -269,7 +150,12 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
         def setup(self):   # the request read against one deadline, however slowly it arrives
             super().setup()
             self.rfile.close()   # (the socket's own reader, unused)
-            self.rfile = io.BufferedReader(_Arrival(self.connection, time.monotonic() + wait))
+            self.rfile = io.BufferedReader(Arrival(self.connection, time.monotonic() + wait))
+
+        def parse_request(self):   # its line and headers read: no newer connection takes its place
+            read = super().parse_request()
+            self.server.arrived(self.connection)
+            return read
 
         def send_response(self, *args):   # the answer: as long again to be taken
             self.connection.settimeout(wait)
