@@ -928,30 +928,46 @@ def test_a_request_dripping_in_is_closed_at_its_deadline(served):
             sock.close()
 
 
-def test_a_request_being_answered_keeps_its_place_and_past_them_one_is_answered_503_at_once(monkeypatch):
+@contextmanager
+def _answering(monkeypatch, count, **options):
+    """A server with ``count`` requests of this client read and being answered (their answers
+    held back while the block runs): (its port, those connections, a request for the page)."""
     import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
     answer, release = game.describe, threading.Event()
-    monkeypatch.setattr(game, "describe", lambda: release.wait(30) and answer())   # (answers held back)
-    with _server(game, workers=3, per_client=2, timeout=30) as server:
+    monkeypatch.setattr(game, "describe", lambda: release.wait(30) and answer())
+    with _server(game, **options) as server:
         port = server.server_address[1]
-        ask = f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
-        page = f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
-        answering = [_connect(port) for _ in range(2)]
+        answering = [_connect(port) for _ in range(count)]
         for sock in answering:
-            sock.sendall(ask)
-        for _ in range(1000):       # (until both are read and wait for their answers)
-            if not server.arriving and sum(server.held.values()) == 2:
+            sock.sendall(f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        for _ in range(1000):       # (until each is read and waits for its answer)
+            if not server.arriving and sum(server.held.values()) == count:
                 break
             threading.Event().wait(0.01)
-        assert _raw(port, page).startswith(b"HTTP/1.0 503 ")            # this client's share: answering
-        assert b"busy" in _raw(port, page)
-        half = _half(port, "127.0.0.2")                                 # the last place, half-sent
-        assert _raw(port, page, "127.0.0.3").startswith(b"HTTP/1.0 200 ")   # ... given to a newer request
-        assert _until_closed(half) == b""
+        assert not server.arriving and sum(server.held.values()) == count
+        yield port, answering, f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
         release.set()
         assert all(_until_closed(sock).startswith(b"HTTP/1.0 200 ") for sock in answering)
-        assert _raw(port, page).startswith(b"HTTP/1.0 200 ")
+        assert _raw(port, b"GET / HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n\r\n" % port).startswith(b"HTTP/1.0 200 ")
+
+
+def test_requests_being_answered_keep_their_places_and_past_them_one_is_answered_503_at_once(monkeypatch):
+    with _answering(monkeypatch, 2, workers=3, per_client=2) as (port, answering, page):
+        status, body = _raw(port, page).split(b"\r\n", 1)
+        assert status == b"HTTP/1.0 503 Service Unavailable" and b"busy" in body   # its share: all answering
+        half = _half(port, "127.0.0.2")                                 # the last place, half-sent
+        assert _raw(port, page, "127.0.0.3").startswith(b"HTTP/1.0 200 ")   # ... given to another client
+        assert _until_closed(half) == b""
+
+
+def test_a_client_holding_more_places_takes_none_from_one_holding_fewer(monkeypatch):
+    with _answering(monkeypatch, 2, workers=4, per_client=3) as (port, answering, page):
+        halves = [_half(port, "127.0.0.2"), _half(port, "127.0.0.3")]   # every place taken
+        assert _raw(port, page).startswith(b"HTTP/1.0 503 ")            # holding 2: takes neither
+        assert _raw(port, page, "127.0.0.4").startswith(b"HTTP/1.0 200 ")   # holding none: the oldest
+        assert _until_closed(halves[0]) == b""
+        halves[1].close()
 
 
 def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):

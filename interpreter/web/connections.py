@@ -5,8 +5,8 @@ connection, however slowly it drips (then the connection is closed: ``Arrival``)
 answer be taken within as long again; at most ``WORKERS`` connections are handled at once, at
 most ``PER_CLIENT`` of them from one client (an IPv4 address, or an IPv6 /64 network); a
 connection past either takes the place of one whose request line and headers have not all
-arrived (its own client's oldest, else the oldest of the client holding the most places),
-or, with none such, is answered 503 at once and closed: never queued, so the accepting
+arrived (its own client's oldest, else the oldest of the client holding the most places, if
+that is more than its own client holds), or, with none such, is answered 503 at once and closed: never queued, so the accepting
 thread never waits on a client. One request a connection (HTTP/1.0). A client that drops
 its connection is not reported.
 """
@@ -33,9 +33,9 @@ HEADERS = {"Cache-Control": "no-store",
 class Server(ThreadingHTTPServer):
     """A thread per connection, at most ``workers`` at once and ``per_client`` from one client.
     A connection past them takes the place of one whose request has not all arrived (the
-    oldest of its own client's, or of the client holding the most): a request dripping in
-    never keeps a newer one waiting; with none such, it is answered 503 at once. A client gone
-    is no error."""
+    oldest of its own client's, or of the client holding the most, more than its own): a
+    request dripping in never keeps a newer one waiting; with none such, it is answered 503 at
+    once. A client gone is no error."""
     request_queue_size = 128
     token: str      # the secret every /api/ call carries (make_server sets it)
     seat_tokens: dict[int, str]   # with more than one human seat, each one's own (the token: a spectator's)
@@ -81,8 +81,10 @@ class Server(ThreadingHTTPServer):
             return False
         if mine >= self.per_client:
             victim = next((c for c, w in self.arriving.items() if w == who), None)
-        else:
+        else:   # (a client holding no more places than this one's keeps them)
             most = max(self.arriving.values(), key=lambda w: self.held[w], default=None)
+            if most is not None and most != who and self.held[most] <= mine:
+                most = who   # (else its own oldest)
             victim = next((c for c, w in self.arriving.items() if w == most), None)
         if victim is None:
             return False
