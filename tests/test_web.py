@@ -551,6 +551,19 @@ def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
     assert all(t.startswith("seat ") for t in told)          # the agents' moves, in words
 
 
+def test_each_person_is_told_what_the_others_did_since_their_own_move():
+    s = LiveGame(interpreter.load("diamonds"), 4, 2, "human,human,random,random")
+    for _ in range(200):    # until seat 0 decides again, seat 1 having decided since seat 0 last did
+        lines = s.positions.lines
+        last = [max((k for k, line in enumerate(lines) if line.get("seat") == p), default=-1) for p in (0, 1)]
+        if s.waiting_for() == 0 and last[1] > last[0] >= 0:
+            break
+        s.act(s.waiting_for(), 0)
+    told = s.view(len(s.positions) - 1, 0)["since"]
+    assert len(told) == len(s.positions) - last[0] - 1          # seat 1's move too: another person's
+    assert any(t.startswith("seat 1 ") for t in told)
+
+
 def _every_ruleset():
     from pathlib import Path
     root = Path(interpreter.__file__).resolve().parent.parent

@@ -145,7 +145,7 @@ class GameView:
         me = None if seat == "all" else seat
         shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
         out = self.table.render(S, seat)
-        if self.humans:   # what the others did since a human seat last decided, told in words
+        if self.humans:   # what the others did since this seat (a spectator: a human seat) last decided, in words
             out["since"] = self._since(at, seat, me)
         if at + 1 < len(lines):   # what was chosen here, as this seat may know it
             following = lines[at + 1]
@@ -162,8 +162,9 @@ class GameView:
 
     def _since(self, at: int, seat, me) -> list[str]:
         lines = self.positions.lines
+        own = [seat] if seat in self.humans else self.humans   # (the other human seats: other people)
         first = at
-        while first > 1 and lines[first - 1].get("seat") not in self.humans:
+        while first > 1 and lines[first - 1].get("seat") not in own:
             first -= 1
         out: list[str] = []
         known: dict = {}   # (told in order: a set to what was told is not told again)
