@@ -455,9 +455,21 @@ def test_simulate_usage_errors(cli, argv, code, words):
     assert got == code and words in err and "Traceback" not in err
 
 
-def test_simulate_wrong_player_count_is_a_usage_error(cli):
-    code, _, err = cli("simulate", "diamonds", "--players", 9, "--games", 2)
-    assert code == 2 and "players" in err
+def test_simulate_wrong_player_count_is_a_usage_error(cli, monkeypatch):
+    from interpreter.play import agents
+    from interpreter.tools import batches
+    made = []
+
+    def make_agents(spec, players, seed):   # (an agent a seat: 10^8 of them filled gigabytes)
+        made.append(players)
+        raise AssertionError(f"agents made for {players} players")
+    monkeypatch.setattr(agents, "make_agents", make_agents)
+    monkeypatch.setattr(batches, "parse_skill", lambda text, players: make_agents(text, players, 0))
+    for players in (9, 100_000_000):
+        for more in ([], ["--skill", "0.9"]):   # (nor a skill for each seat)
+            code, _, err = cli("simulate", "diamonds", "--players", players, "--games", 2, *more)
+            assert code == 2 and f"is for 3 to 6 players, not {players}" in err
+    assert made == []      # refused before any agent is made, as play refuses it
 
 
 def test_compare_cli_json(cli):

@@ -303,11 +303,54 @@ def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys, no_plo
     (["--param", "edgy=1..3"], "did you mean 'edge'"),
     (["--trials", "0"], "--trials must be at least 1"),
     (["--agents", "human"], "'human' agent cannot be used"),
+    (["--param", "edge=0..inf"], "'inf' is not a finite number"),      # (these three were internal errors)
+    (["--param", "edge=nan..5"], "'nan' is not a finite number"),
+    (["--param", "edge=1..5:inf"], "'inf' is not a finite number"),
+    (["--param", "edge=1..1e400"], "'1e400' is not a finite number"),
 ])
 def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     path, _ = duel
     code, _, err = run_cli(capsys, "tune", path, "--players", 2, *argv)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_an_out_that_names_a_file_is_a_usage_error(duel, capsys, tmp_path):
+    path, _ = duel
+    afile = tmp_path / "afile"
+    afile.write_text("mine\n")
+    code, _, err = run_cli(capsys, "tune", path, "--players", 2, "--trials", 1, "--games", 2, "--out", afile)
+    assert code == 2 and f"--out {afile} is a file" in err and afile.read_text() == "mine\n"
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 32, 10 ** 23])
+def test_any_whole_seed_is_taken_as_simulate_takes_it(duel, capsys, seed):
+    path, _ = duel
+    code, out, err = run_cli(capsys, "tune", path, "--players", 2, "--param", "edge=40..60", "--trials", 2,
+                             "--games", 2, "--workers", 1, "--seed", seed, "--json")
+    assert code == 0, err
+    assert json.loads(out)["trials"] == 2
+
+
+def test_the_sampler_is_seeded_with_the_seed_modulo_2_to_the_32(duel, monkeypatch):
+    path, rules = duel
+    seeds = []
+    monkeypatch.setattr(optuna.samplers, "TPESampler", lambda seed, **k: seeds.append(seed) or optuna.samplers.RandomSampler(seed))
+    for seed in (7, 7 + 2 ** 32, -1):
+        Tuner(rules, Settings(str(path), 2, space(rules, 2, ["edge=0..100"]), obj.parse([]), seed=seed)).study()
+    assert seeds == [7, 7, 2 ** 32 - 1]
+
+
+def test_a_player_count_the_game_does_not_take_is_refused_before_any_agent_is_made(duel, capsys, monkeypatch):
+    from interpreter.play import agents
+    path, _ = duel
+    made = []
+
+    def make_agents(spec, players, seed):   # (an agent a seat: 10^8 of them filled gigabytes)
+        made.append(players)
+        raise AssertionError(f"agents made for {players} players")
+    monkeypatch.setattr(agents, "make_agents", make_agents)
+    code, _, err = run_cli(capsys, "tune", path, "--players", 100_000_000, "--trials", 1, "--games", 1)
+    assert code == 2 and "duel is for 2 players, not 100000000" in err and made == []
 
 
 def test_the_ray_backend_plays_the_same_trials(duel, ray_local):

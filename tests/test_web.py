@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from contextlib import ExitStack
+from contextlib import ExitStack, contextmanager
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -255,6 +255,24 @@ def served():
         yield lambda game, **options: Api(stack.enter_context(serving(game, **options)))
 
 
+@contextmanager
+def _server(game, **options):
+    """A served game's server itself (``serving`` yields its address alone)."""
+    import threading
+    server = make_server(game, **options)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _api(server):
+    return Api(f"http://127.0.0.1:{server.server_address[1]}/?token={server.token}")
+
+
 def _get(url, body=None, headers=None):
     data = json.dumps(body).encode() if body is not None else None
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
@@ -299,8 +317,11 @@ def test_the_api_plays_a_live_game(served):
                 {"seat": 0, "index": True, "at": _at(game)}, {"seat": 0, "index": 0, "at": "1"}):
         status, body = api("/api/act", bad)
         assert status == 400 and "is a whole number" in json.loads(body)["error"], bad
-    status, body = api("/api/act", {"seat": 0, "index": 0})
-    assert status == 400 and "the position the move answers" in json.loads(body)["error"]
+    before = len(game.positions)
+    for move in ({"seat": 0, "index": 0}, {"seat": 0, "index": 0, "at": None}):   # (null was played unchecked)
+        status, body = api("/api/act", move)
+        assert status == 400 and "the position the move answers" in json.loads(body)["error"]
+    assert len(game.positions) == before
     assert api("/api/act", b"[]".decode())[0] == 400
     while not game.state.over:
         status, body = api("/api/act", {"seat": 0, "index": 0, "at": _at(game)})
@@ -316,7 +337,7 @@ def test_view_and_serve_print_their_address_and_stop_on_ctrl_c(tmp_path, capsys,
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     path, _ = _log(tmp_path, "diams", 3)
     assert main(["view", str(path)]) == 0
     assert "serving diams at http://127.0.0.1:" in capsys.readouterr().out
@@ -374,6 +395,21 @@ def test_view_and_serve_refuse_bad_input_with_a_clear_message(tmp_path, capsys):
         assert "without a port" in capsys.readouterr().err
     assert main(["serve", "diamonds", "--players", "3", "--host", "192.0.2.1"]) == 2   # (TEST-NET-1: no machine's address)
     assert "cannot listen there" in capsys.readouterr().err
+
+
+def test_allow_host_takes_host_names_label_by_label(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
+    longest = ".".join(["a" * 63] * 3 + ["b" * 61])                      # 253 characters
+    for name in ("table.lan", "Table.LAN.", "x-y.z9", "[::1]", "192.0.2.7", longest):
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 0, name
+    for name in ("a..b", "a-.b", "a.-b", "a" * 64, longest + "b", ".", "", "a" * 60 + "!"):   # (the last one
+        assert main(["serve", "diamonds", "--players", "3", "--allow-host", name]) == 2, name   # backtracked for ever)
+        assert "without a port" in capsys.readouterr().err
 
 
 def test_a_board_is_drawn_as_its_graph_and_hides_what_hidden_zones_hold():
@@ -461,7 +497,7 @@ def test_a_served_game_stopped_half_way_ends_its_log_so_and_replays(tmp_path, ca
         if stop == "sigterm":
             os.kill(os.getpid(), signal.SIGTERM)   # (handled as Ctrl-C while serving)
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", stopped)
+    monkeypatch.setattr(server.Server, "serve_forever", stopped)
     path = tmp_path / "playtest.jsonl"
     assert main(["serve", "diams", "--players", "3", "--seed", "2", "--log", str(path)]) == 0
     assert signal.getsignal(signal.SIGTERM) is not server._interrupt      # put back as it was
@@ -513,6 +549,19 @@ def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
     told = view["since"]
     assert len(told) == len(s.positions) - last_mine - 1 and told and moves
     assert all(t.startswith("seat ") for t in told)          # the agents' moves, in words
+
+
+def test_each_person_is_told_what_the_others_did_since_their_own_move():
+    s = LiveGame(interpreter.load("diamonds"), 4, 2, "human,human,random,random")
+    for _ in range(200):    # until seat 0 decides again, seat 1 having decided since seat 0 last did
+        lines = s.positions.lines
+        last = [max((k for k, line in enumerate(lines) if line.get("seat") == p), default=-1) for p in (0, 1)]
+        if s.waiting_for() == 0 and last[1] > last[0] >= 0:
+            break
+        s.act(s.waiting_for(), 0)
+    told = s.view(len(s.positions) - 1, 0)["since"]
+    assert len(told) == len(s.positions) - last[0] - 1          # seat 1's move too: another person's
+    assert any(t.startswith("seat 1 ") for t in told)
 
 
 def _every_ruleset():
@@ -629,6 +678,53 @@ def test_a_live_game_serves_its_client_only_the_human_seats_and_the_spectator(se
     assert status == 403 and len(game.positions) == before
 
 
+def test_several_human_seats_each_have_their_own_token(monkeypatch):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,human,random")
+    with _server(game) as server:
+        api = _api(server)
+        tokens = server.seat_tokens
+        assert sorted(tokens) == [0, 1] and len({server.token, *tokens.values()}) == 3
+        for seat, token in tokens.items():
+            other = 1 - seat
+            status, body = api("/api/game", token=token)
+            assert status == 200 and json.loads(body)["yours"] == [seat]
+            assert api(f"/api/view?seat={seat}", token=token)[0] == 200
+            assert api("/api/view?seat=spectator", token=token)[0] == 200
+            status, body = api(f"/api/view?seat={other}", token=token)          # the other person's hand
+            assert status == 403 and f"this page plays seat {seat}" in json.loads(body)["error"]
+            before = len(game.positions)
+            status, body = api("/api/act", {"seat": other, "index": 0, "at": _at(game)}, token=token)
+            assert status == 403 and "another person's" in json.loads(body)["error"]
+            assert len(game.positions) == before
+        assert json.loads(api("/api/game")[1])["yours"] == []                   # the game's token: a spectator's
+        assert api("/api/view?seat=spectator")[0] == 200
+        for seat in (0, 1):
+            assert api(f"/api/view?seat={seat}")[0] == 403
+            assert api("/api/act", {"seat": seat, "index": 0, "at": _at(game)})[0] == 403
+        while not game.state.over:                                              # each plays their own seat
+            seat = game.waiting_for()
+            status, body = api("/api/act", {"seat": seat, "index": 0, "at": _at(game)}, token=tokens[seat])
+            assert status == 200, body
+    one = make_server(LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random"))
+    one.server_close()
+    assert one.seat_tokens == {}                      # one human seat: the game's token plays it, as before
+
+
+def test_serve_prints_an_address_for_each_human_seat(capsys, monkeypatch):
+    from interpreter.tools.cli import main
+    from interpreter.web import server
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
+    assert main(["serve", "diamonds", "--players", "3", "--agents", "human,human,random"]) == 0
+    out = capsys.readouterr().out
+    tokens = [line.rpartition("?token=")[2] for line in out.splitlines() if "?token=" in line]
+    assert "seat 0: http://127.0.0.1:" in out and "seat 1: http://127.0.0.1:" in out
+    assert "a spectator: http://127.0.0.1:" in out and "seat 2:" not in out
+    assert len(tokens) == len(set(tokens)) == 3
+
+
 def _texts_of_every_answer(api, game, seats):
     yield api("/api/game")[1].decode()
     for at in range(len(game.positions)):
@@ -709,7 +805,7 @@ def test_off_loopback_serve_warns_who_can_reach_the_game(capsys, monkeypatch):
 
     def interrupted(self, *a, **k):
         raise KeyboardInterrupt
-    monkeypatch.setattr(server.ThreadingHTTPServer, "serve_forever", interrupted)
+    monkeypatch.setattr(server.Server, "serve_forever", interrupted)
     assert main(["serve", "diamonds", "--players", "3", "--host", "127.0.0.1"]) == 0
     out, err = capsys.readouterr()
     assert "?token=" in out and "warning" not in err
@@ -764,38 +860,144 @@ def test_a_move_sent_twice_is_played_once(served):
     assert len(mine) == 1
 
 
-def test_half_sent_requests_hold_a_bounded_number_of_threads(served):
+def _until_closed(sock) -> bytes:
+    """What the server sends before it closes the connection (10 s at most: a server that keeps
+    the connection open fails the test with a timeout)."""
+    sock.settimeout(10)
+    data = b""
+    try:
+        while chunk := sock.recv(4096):
+            data += chunk
+    except ConnectionResetError:
+        pass
+    return data
+
+
+def _connect(port, source: str = "127.0.0.1"):
+    """A connection from ``source`` (another address of the loopback network: another client)."""
     import socket
+    try:
+        return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    except OSError as e:
+        pytest.skip(f"{source} is not an address of this machine ({e.strerror})")
+
+
+def _raw(port, request: bytes, source: str = "127.0.0.1") -> bytes:
+    """The whole answer to a request sent from ``source``."""
+    with _connect(port, source) as sock:
+        sock.sendall(request)
+        return _until_closed(sock)
+
+
+def _half(port, source: str = "127.0.0.1"):
+    """A connection that sent half a request and waits."""
+    sock = _connect(port, source)
+    sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
+    return sock
+
+
+def test_half_sent_requests_hold_a_bounded_number_of_threads_and_give_way_to_newer_ones(served):
     import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
     before = threading.active_count()
-    api = served(game, workers=4, timeout=0.2)
-    held = []
+    api = served(game, workers=4, timeout=30)      # (a held connection could stay the 30 s)
+    held = [_half(api.port) for _ in range(12)]    # three times the workers
     try:
-        for _ in range(12):   # each sends half a request and waits (three times the workers; each holds one 0.2 s)
-            sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
-            sock.sendall(b"GET /api/game HTTP/1.1\r\nHost: 127.0.0")
-            held.append(sock)
-        status, _ = api("/api/game")       # answered once the slow ones have timed out
-        assert status == 200
-        assert threading.active_count() <= before + 1 + 4     # the serving thread and at most 4 workers
+        assert [_until_closed(sock) for sock in held[:8]] == [b""] * 8   # each gave its place to a newer one
+        assert threading.active_count() <= before + 1 + 2 * 4   # the serving thread, 4 workers, 4 ending at most
+        assert api("/api/game")[0] == 200                     # and so does the last one to this request
     finally:
         for sock in held:
             sock.close()
+
+
+def test_a_request_dripping_in_is_closed_at_its_deadline(served):
+    import socket
+    import threading
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game, workers=2, timeout=0.3)
+    drips = [socket.create_connection(("127.0.0.1", api.port), timeout=10) for _ in range(2)]
+    stop = threading.Event()
+
+    def drip():   # a byte every 20 ms: never silent for as long as the deadline
+        while not stop.wait(0.02):
+            for sock in drips:
+                try:
+                    sock.sendall(b"x")
+                except OSError:
+                    pass
+    drips[0].sendall(b"GET /api/game HTTP/1.1\r\nX-Slow: ")                 # its headers, or its body
+    drips[1].sendall(f"POST /api/act?token={api.token} HTTP/1.1\r\nHost: 127.0.0.1:{api.port}\r\n"
+                     "Content-Type: application/json\r\nContent-Length: 9000\r\n\r\n".encode())
+    thread = threading.Thread(target=drip, daemon=True)
+    thread.start()
+    try:
+        assert [_until_closed(sock) for sock in drips] == [b"", b""]   # however slowly it keeps coming
+        assert api("/api/game")[0] == 200
+    finally:
+        stop.set()
+        thread.join()
+        for sock in drips:
+            sock.close()
+
+
+@contextmanager
+def _answering(monkeypatch, count, **options):
+    """A server with ``count`` requests of this client read and being answered (their answers
+    held back while the block runs): (its port, those connections, a request for the page)."""
+    import threading
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    answer, release = game.describe, threading.Event()
+    monkeypatch.setattr(game, "describe", lambda: release.wait(30) and answer())
+    with _server(game, **options) as server:
+        port = server.server_address[1]
+        answering = [_connect(port) for _ in range(count)]
+        for sock in answering:
+            sock.sendall(f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        for _ in range(1000):       # (until each is read and waits for its answer)
+            if not server.arriving and sum(server.held.values()) == count:
+                break
+            threading.Event().wait(0.01)
+        assert not server.arriving and sum(server.held.values()) == count
+        yield port, answering, f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        release.set()
+        assert all(_until_closed(sock).startswith(b"HTTP/1.0 200 ") for sock in answering)
+        assert _raw(port, b"GET / HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n\r\n" % port).startswith(b"HTTP/1.0 200 ")
+
+
+def test_requests_being_answered_keep_their_places_and_past_them_one_is_answered_503_at_once(monkeypatch):
+    with _answering(monkeypatch, 2, workers=3, per_client=2) as (port, answering, page):
+        status, body = _raw(port, page).split(b"\r\n", 1)
+        assert status == b"HTTP/1.0 503 Service Unavailable" and b"busy" in body   # its share: all answering
+        half = _half(port, "127.0.0.2")                                 # the last place, half-sent
+        assert _raw(port, page, "127.0.0.3").startswith(b"HTTP/1.0 200 ")   # ... given to another client
+        assert _until_closed(half) == b""
+
+
+def test_a_client_holding_more_places_takes_none_from_one_holding_fewer(monkeypatch):
+    with _answering(monkeypatch, 2, workers=4, per_client=3) as (port, answering, page):
+        halves = [_half(port, "127.0.0.2"), _half(port, "127.0.0.3")]   # every place taken
+        assert _raw(port, page).startswith(b"HTTP/1.0 503 ")            # holding 2: takes neither
+        assert _raw(port, page, "127.0.0.4").startswith(b"HTTP/1.0 200 ")   # holding none: the oldest
+        assert _until_closed(halves[0]) == b""
+        halves[1].close()
 
 
 def test_a_client_resetting_its_connection_prints_no_traceback(served, capfd):
     import socket
     import struct
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
-    api = served(game, workers=1)          # one at a time: the next request waits for the reset one
+    api = served(game, workers=1)          # one at a time: busy (503) until the reset one is done
     for half in (b"GET /api/game HTTP/1.1\r\nHost: 127.0.0", b""):
         sock = socket.create_connection(("127.0.0.1", api.port), timeout=30)
         if half:
             sock.sendall(half)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
         sock.close()                       # a reset, not a close
-    assert api("/api/game")[0] == 200
+        statuses = [api("/api/game")[0]]
+        while statuses[-1] == 503 and len(statuses) < 1000:
+            statuses.append(api("/api/game")[0])
+        assert statuses[-1] == 200
     err = capfd.readouterr().err
     assert "Traceback" not in err and "ConnectionResetError" not in err, err
 

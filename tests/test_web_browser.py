@@ -179,6 +179,31 @@ def test_a_short_game_is_played_to_its_end_by_clicks(browser, serve):
     assert len(mine) == clicks
 
 
+def test_with_two_human_seats_each_persons_page_plays_only_their_seat(browser):
+    import threading
+    from interpreter.web.server import make_server
+    game = LiveGame(interpreter.load("diamonds"), 3, 7, "human,human,random")
+    server = make_server(game)
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/?token="
+    try:
+        deciding = game.waiting_for()
+        for seat, token in server.seat_tokens.items():
+            browser.get(base + token)
+            _wait(browser, lambda d, s=seat: [o.text for o in d.find_elements(By.CSS_SELECTOR, "#seat option")]
+                  == ["a spectator", f"you: seat {s}"])
+            if seat == deciding:
+                _wait(browser, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, "#options button") if b.is_enabled()])
+            else:
+                _wait(browser, lambda d: f"waiting for seat {deciding}" in d.find_element(By.ID, "options").text)
+                assert not [b for b in browser.find_elements(By.CSS_SELECTOR, "#options button") if b.is_enabled()]
+        browser.get(base + server.token)                              # the spectator's address
+        _wait(browser, lambda d: [o.text for o in d.find_elements(By.CSS_SELECTOR, "#seat option")] == ["a spectator"])
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_the_page_without_its_token_says_what_to_open(browser, serve):
     game = LiveGame(interpreter.load("diamonds"), 3, 7, "human,random,random")
     url = serve(game)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..building import load
 from ..errors import UsageError
-from ..play.simulation.batch import Batch, check_batch
+from ..play.simulation.batch import Batch, check_batch, check_players
 from ..play.simulation.plots import compare_plot
 from ..play.simulation.runs import out_folder, simulate
 from ..play.simulation.summary import compare
@@ -83,6 +83,7 @@ def _check_args(args) -> None:
 
 def _make_batch(args, variant):
     rules = load(args.path, variant)
+    check_players(rules, args.players)   # (before --skill makes a value a seat)
     sets = parse_sets(args.sets)
     if sets and args.players in rules.player_counts:   # typed as the parameters declare ("1" -> 1)
         checked = rules.resolve_params(args.players, sets)

@@ -44,8 +44,8 @@ def add_serve(p: argparse.ArgumentParser) -> None:
                         "never shown to a seat; a seed given here is guessable if small: docs/security.md)")
     p.add_argument("--variant", "-V", help="a variant declared under variants:, or an overlay file")
     p.add_argument("--agents", "-a", default=None,
-                   help="an agent per seat; the seats named human are played in the browser "
-                        "(default: human for seat 0, random for the others)")
+                   help="an agent per seat; the seats named human are played in the browser, each at its own "
+                        "address when there are several (default: human for seat 0, random for the others)")
     p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE",
                    help="override a parameter (repeatable)")
     p.add_argument("--skill", metavar="X,Y,...", help="per-seat skill for dexterity attempts")
@@ -85,18 +85,28 @@ def cmd_serve(args) -> int:
 def _allowed(names: list) -> list:
     """--allow-host values: host names or addresses, without a port (the server's port is checked)."""
     import ipaddress
-    import re
     out = []
     for name in names:
         bare = name[1:-1] if name.startswith("[") and name.endswith("]") else name
         try:
             ipaddress.ip_address(bare)
         except ValueError:
-            if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,62}\.?)*", bare) or len(bare) > 253:
+            if not _host_name(bare):
                 raise UsageError(f"--allow-host {name!r}: a host name (letters, digits, '-' and '.') or an "
                                  "address, without a port") from None
         out.append(bare.lower().rstrip("."))
     return out
+
+
+def _host_name(name: str) -> bool:
+    """A host name: at most 253 characters (and a dot at the end), labels of 1 to 63 letters,
+    digits and '-' between dots, none starting or ending with '-'. The length first, then label
+    by label: each check takes time in proportion to the name."""
+    import re
+    labels = name[:-1] if name.endswith(".") else name
+    return 0 < len(labels) <= 253 and all(
+        len(label) <= 63 and re.fullmatch(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?", label) is not None
+        for label in labels.split("."))
 
 
 def _host(host: str) -> str:

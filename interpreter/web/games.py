@@ -116,9 +116,10 @@ class GameView:
                 "variant": self.rules.variant, "players": S.n, "humans": self.humans,
                 "length": len(self.positions), "over": S.over, "error": self.error}
 
-    def seat_of(self, value):
+    def seat_of(self, value, mine: list | None = None):
         """'all', None (a spectator) or a seat number, from a query string. A live game shows
-        its client only the human seats (its own) and the spectator's view (NotYours)."""
+        its client only its own seats (``mine``: the seats its token plays; None: every human
+        seat) and the spectator's view (NotYours)."""
         if value in (None, "", "spectator"):
             return None
         if value == "all":
@@ -130,9 +131,10 @@ class GameView:
         seat = int(value)
         if not 0 <= seat < self.n:
             raise GameError(f"no seat {seat} in a game of {self.n} players")
-        if self.mode == "play" and seat not in self.humans:
-            raise NotYours(f"seat {seat} is not yours: this page plays seat{'s' if len(self.humans) > 1 else ''} "
-                           f"{', '.join(map(str, self.humans)) or 'none'} (or watches as a spectator)")
+        mine = self.humans if mine is None else mine
+        if self.mode == "play" and seat not in mine:
+            raise NotYours(f"seat {seat} is not yours: this page plays seat{'s' if len(mine) > 1 else ''} "
+                           f"{', '.join(map(str, mine)) or 'none'} (or watches as a spectator)")
         return seat
 
     def view(self, at: int, seat) -> dict:
@@ -143,7 +145,7 @@ class GameView:
         me = None if seat == "all" else seat
         shown = line if seat == "all" else Redactor(self.rules, seat, self.members).line(line)
         out = self.table.render(S, seat)
-        if self.humans:   # what the others did since a human seat last decided, told in words
+        if self.humans:   # what the others did since this seat (a spectator: a human seat) last decided, in words
             out["since"] = self._since(at, seat, me)
         if at + 1 < len(lines):   # what was chosen here, as this seat may know it
             following = lines[at + 1]
@@ -160,8 +162,9 @@ class GameView:
 
     def _since(self, at: int, seat, me) -> list[str]:
         lines = self.positions.lines
+        own = [seat] if seat in self.humans else self.humans   # (the other human seats: other people)
         first = at
-        while first > 1 and lines[first - 1].get("seat") not in self.humans:
+        while first > 1 and lines[first - 1].get("seat") not in own:
             first -= 1
         out: list[str] = []
         known: dict = {}   # (told in order: a set to what was told is not told again)
@@ -235,16 +238,20 @@ class LiveGame(GameView):
         S = self.state
         return None if S.over or self.error else S.current_player()
 
-    def act(self, seat: int, index: int, at: int | None = None) -> None:
+    def act(self, seat: int, index: int, at: int | None = None, mine: list | None = None) -> None:
         """The human at ``seat`` takes option ``index`` of the pending decision; then the agents
         play. ``at``: the position the move answers (the page's); another one is refused (Stale),
-        so a move sent twice is played once."""
+        so a move sent twice is played once. ``mine``: the seats the client may play (its
+        token's; None: every human seat)."""
         S = self.state
         for name, value in (("seat", seat), ("index", index), *((("at", at),) if at is not None else ())):
             if type(value) is not int:   # (not 0.0 for 0, nor true for 1)
                 raise GameError(f"{name} is a whole number, not {json.dumps(value, default=repr)[:20]}")
         if seat not in self.humans:
             raise NotYours(f"seat {seat} is not played here (the human seats: {self.humans})")
+        if mine is not None and seat not in mine:
+            raise NotYours(f"seat {seat} is another person's: this page plays seat{'s' if len(mine) > 1 else ''} "
+                           f"{', '.join(map(str, mine)) or 'none'}")
         if at is not None and at != len(self.positions) - 1:
             raise Stale(f"this move answers position {at}, but the game is at position {len(self.positions) - 1}")
         if self.error or S.over:

@@ -1,17 +1,21 @@
 """The viewer's HTTP server: the standard library's, a small JSON API and the static files.
 
     GET  /                      the page (static/index.html), then static/app.js and style.css
-    GET  /api/game              {mode, ruleset, title, players, humans, length, over, error}
-                                (mode: "log", "play", or "timeline": a redacted log, web/timeline.py)
+    GET  /api/game              {mode, ruleset, title, players, humans, yours, length, over, error}
+                                (mode: "log", "play", or "timeline": a redacted log, web/timeline.py;
+                                yours: the seats the call's token plays)
     GET  /api/view?at=K&seat=S  the table at position K as seat S sees it (S: a number,
                                 "spectator" or "all"; "all" only for a log; in a live game only
-                                a human seat), with its events; in a timeline, the story its
-                                seat saw and position K's line
+                                a seat the token plays), with its events; in a timeline, the
+                                story its seat saw and position K's line
     POST /api/act               {"seat": S, "index": I, "at": K}: a human seat decides (a live
                                 game), answering position K (another position: 409)
 
 Every ``/api/`` call carries the game's token (``secrets.token_urlsafe``, printed in the URL):
-the header ``X-Rulebook-Token`` or the query parameter ``token`` (403 without it). Bound to
+the header ``X-Rulebook-Token`` or the query parameter ``token`` (403 without it). A live game
+with more than one human seat gives each its own token, and its URL, for the person who plays
+it: a seat's token reads that seat's view and the spectator's and plays that seat; the game's
+token is then the spectator's, and plays no seat. Bound to
 127.0.0.1 by default: the page can play seats of a game, so it is not offered to the network
 unless ``--host`` says so, and then a warning says who can reach it. Only the files of static/
 are served, by exact name. A request must name this server in its ``Host`` header (a page of
@@ -20,13 +24,12 @@ address, a name given by ``--allow-host`` or, bound to every address, this machi
 an address. A POST must be ``application/json`` (which a form of another site cannot send
 without the browser asking first, and this server never agrees).
 
-The server stays up under slow or many clients: a socket timeout per connection and at most
-``workers`` requests handled at once (the others wait to be accepted); a client that drops
-its connection is not reported.
+The server stays up under slow or many clients: web/connections.py.
 """
 from __future__ import annotations
 
 import hmac
+import io
 import ipaddress
 import json
 import secrets
@@ -34,13 +37,15 @@ import signal
 import socket
 import sys
 import threading
+import time
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 from ..errors import RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
+from .connections import HEADERS, PER_CLIENT, TIMEOUT, WORKERS, Arrival, Server
 from .games import NotYours, Stale
 
 STATIC = Path(__file__).parent / "static"
@@ -48,44 +53,6 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
 MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
-WORKERS = 32          # requests handled at once
-TIMEOUT = 10.0        # seconds a connection may stay silent
-HEADERS = {"Cache-Control": "no-store",
-           "Referrer-Policy": "no-referrer",            # the token in the page's URL goes nowhere
-           "X-Content-Type-Options": "nosniff",
-           "Content-Security-Policy": "frame-ancestors 'none'"}   # no other site frames the page
-
-
-class Server(ThreadingHTTPServer):
-    """A thread per request, at most ``workers`` at once; a client gone is no error."""
-    request_queue_size = 128
-    token: str      # the secret every /api/ call carries (make_server sets it)
-
-    def __init__(self, address, handler, workers: int = WORKERS):
-        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-        self.slots = threading.BoundedSemaphore(workers)
-        super().__init__(address, handler)
-
-    def process_request(self, request, client_address):
-        self.slots.acquire()   # full: the next connection waits in the listen queue
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self.slots.release()
-            raise
-
-    def process_request_thread(self, request, client_address):
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.slots.release()
-
-    def handle_error(self, request, client_address):
-        if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
-            return   # the client reset or closed its connection, or went silent: nothing to report
-        super().handle_error(request, client_address)
-
-
 def _wildcard(host: str) -> bool:
     return host in ("", "0.0.0.0", "::")
 
@@ -155,19 +122,44 @@ def url_of(host: str, port: int, token: str) -> str:
 
 
 def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | None = None,
-                allow=(), workers: int = WORKERS, timeout: float = TIMEOUT) -> Server:
+                allow=(), workers: int = WORKERS, per_client: int = PER_CLIENT,
+                timeout: float = TIMEOUT) -> Server:
     """A server for ``game`` (not yet serving: call ``serve_forever``); port 0 picks a free one.
-    ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``);
-    ``allow``: more names a request's Host may give."""
+    ``token``: the secret every /api/ call must carry (None: a new one, ``server.token``; with
+    more than one human seat, each seat's own is in ``server.seat_tokens``, and this one is
+    a spectator's);
+    ``allow``: more names a request's Host may give; ``workers``, ``per_client`` and ``timeout``:
+    the connections handled at once, of them from one client, and the seconds a request may
+    take to arrive (the module's docstring)."""
     files = {p.name: p for p in STATIC.iterdir() if p.suffix in TYPES}
     secret = token or secrets.token_urlsafe(24)
+    humans = list(game.humans) if game.mode == "play" else []
+    seat_tokens = {seat: secrets.token_urlsafe(24) for seat in humans} if len(humans) > 1 else {}
+    tokens = [(humans if not seat_tokens else [], secret.encode()),
+              *(([seat], t.encode()) for seat, t in seat_tokens.items())]
     names, wildcard = _names(host, allow), _wildcard(host)
+    wait = timeout
 
     class Handler(BaseHTTPRequestHandler):
         server: Server   # (the one below: its address is (host, port))
+        timeout = wait   # (StreamRequestHandler: the connection's socket timeout; setup: the deadline)
 
         def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
             pass
+
+        def setup(self):   # the request read against one deadline, however slowly it arrives
+            super().setup()
+            self.rfile.close()   # (the socket's own reader, unused)
+            self.rfile = io.BufferedReader(Arrival(self.connection, time.monotonic() + wait))
+
+        def parse_request(self):   # its line and headers read: no newer connection takes its place
+            read = super().parse_request()
+            self.server.arrived(self.connection)
+            return read
+
+        def send_response(self, *args):   # the answer: as long again to be taken
+            self.connection.settimeout(wait)
+            super().send_response(*args)
 
         def _send(self, status: int, body: bytes, kind: str) -> None:
             self.send_response(status)
@@ -197,26 +189,32 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 return self._json(500, {"error": f"internal error: {type(e).__name__}: {e} (please report this)"})
             self._json(200, answer)
 
-        def _refused(self, url, query: dict) -> bool:
-            """A request whose Host is not this server's (DNS rebinding), or an /api/ call
-            without the game's token: refused with 403."""
+        def _seats(self, url, query: dict) -> list | None:
+            """The seats the request's token plays ([] for the page's files and a spectator's
+            token); None, answered 403: a request whose Host is not this server's (DNS
+            rebinding), or an /api/ call without a token of the game."""
             if not host_allowed(self.headers.get("Host") or "", names, self.server.server_address[1], wildcard):
                 self._json(403, {"error": "this server answers only requests addressed to it "
                                           "(rulebook serve --allow-host NAME adds a name)"})
-                return True
+                return None
             if not url.path.startswith("/api/"):   # (the parsed path: a request may name a whole URL)
-                return False
-            given = self.headers.get("X-Rulebook-Token") or query.get("token") or ""
-            if hmac.compare_digest(given.encode("utf-8", "replace"), secret.encode()):
-                return False
+                return []
+            given = (self.headers.get("X-Rulebook-Token") or query.get("token") or "").encode("utf-8", "replace")
+            mine = None
+            for seats, token in tokens:   # (each compared, in constant time)
+                if hmac.compare_digest(given, token):
+                    mine = seats
+            if mine is not None:
+                return mine
             self._json(403, {"error": "this game's API needs its token: open the address the server "
                                       "printed (…/?token=…)"})
-            return True
+            return None
 
         def do_GET(self):   # noqa: N802 - the http.server name
             url = urlparse(self.path)
             query = {k: v[-1] for k, v in parse_qs(url.query).items()}
-            if self._refused(url, query):
+            mine = self._seats(url, query)
+            if mine is None:
                 return
             if url.path == "/":
                 return self._send(200, files["index.html"].read_bytes(), TYPES[".html"])
@@ -224,10 +222,10 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 f = files[url.path[8:]]
                 return self._send(200, f.read_bytes(), TYPES[f.suffix])
             if url.path == "/api/game":
-                return self._answer(game.describe)
+                return self._answer(lambda: {**game.describe(), "yours": mine})
             if url.path == "/api/view":
                 def view():
-                    seat = game.seat_of(query.get("seat"))
+                    seat = game.seat_of(query.get("seat"), mine)
                     at = query.get("at") or "-1"          # -1: the latest position
                     if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
                         raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
@@ -238,7 +236,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
 
         def do_POST(self):   # noqa: N802
             url = urlparse(self.path)
-            if self._refused(url, {k: v[-1] for k, v in parse_qs(url.query).items()}):
+            mine = self._seats(url, {k: v[-1] for k, v in parse_qs(url.query).items()})
+            if mine is None:
                 return
             if url.path != "/api/act" or game.mode != "play":
                 return self._json(404, {"error": f"no action at {url.path}"})
@@ -252,25 +251,25 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 body = json_loads(self.rfile.read(size).decode("utf-8"))   # (nesting bounded: no recursion error)
             except (ValueError, JSONInputError):
                 return self._json(400, {"error": "the body is not JSON"})
-            if not isinstance(body, dict) or "at" not in body:
+            if not isinstance(body, dict) or body.get("at") is None:   # (null too: a move always names its position)
                 return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I, \"at\": K}: "
                                                  "K the position the move answers"})
 
             def act():
-                game.act(body.get("seat"), body.get("index"), body["at"])
+                game.act(body.get("seat"), body.get("index"), body["at"], mine)
                 return game.describe()
             self._answer(act)
 
-    Handler.timeout = timeout   # (StreamRequestHandler: the connection's socket timeout)
-    server = Server((host, port), Handler, workers)
-    server.token = secret
+    server = Server((host, port), Handler, workers, per_client)
+    server.token, server.seat_tokens = secret, seat_tokens
     return server
 
 
 @contextmanager
 def serving(game, host: str = "127.0.0.1", port: int = 0, **options):
     """Serve ``game`` from a background thread while the block runs; yields the page's URL with
-    its token (for tests, notebooks and scripts that drive the page)."""
+    its token (for tests, notebooks and scripts that drive the page; with more than one human
+    seat, the spectator's: each seat's token is make_server's ``seat_tokens``)."""
     server = make_server(game, host, port, **options)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
@@ -291,14 +290,25 @@ def run(game, host: str, port: int, out, allow=()) -> int:
             stop()
         raise UsageError(f"--host {host} --port {port}: cannot listen there: {e.strerror or e}") from None
     p = server.server_address[1]
-    print(f"rulebook: serving {game.rules.name} at {url_of(host, p, server.token)} (Ctrl-C to stop)",
-          file=out, flush=True)
+    seats = server.seat_tokens
+    if seats:
+        print(f"rulebook: serving {game.rules.name} (Ctrl-C to stop); each human seat has its own address, "
+              "to give only to the person who plays it:", file=out)
+        for seat, token in seats.items():
+            print(f"rulebook:   seat {seat}: {url_of(host, p, token)}", file=out)
+        print(f"rulebook:   a spectator: {url_of(host, p, server.token)}", file=out, flush=True)
+    else:
+        print(f"rulebook: serving {game.rules.name} at {url_of(host, p, server.token)} (Ctrl-C to stop)",
+              file=out, flush=True)
     if not _loopback(host):
         can = {"play": f"plays seat(s) {', '.join(map(str, game.humans))} and sees what they see",
                "log": "reads the whole game, every seat's hidden cards included",
                "timeline": f"reads what seat {getattr(game, 'seat', '?')} saw"}.get(game.mode, "reads it")
         wide = _wildcard(host)
         there = url_of(socket.gethostname() if wide else host, p, server.token)
+        if seats:
+            can = "plays the seat its address names and sees what that seat sees (the spectator's: what every seat sees)"
+            there = url_of(socket.gethostname() if wide else host, p, "…") + " with each address's token"
         print(f"rulebook: warning: listening on {'every address of this machine' if wide else host}, port {p}, "
               f"not only on this machine: anyone who can reach it with the address and its token {can} "
               f"(from another machine: {there}); the token travels in plain HTTP, readable by anyone who can "

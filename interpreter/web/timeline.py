@@ -56,7 +56,7 @@ class TimelineView:
                 "variant": self.rules.variant, "players": self.players, "humans": [], "seat": self.seat, "length": len(self.positions),
                 "over": self._ended, "error": self.error}
 
-    def seat_of(self, value):
+    def seat_of(self, value, mine=None):
         """The log's own seat: it holds what that seat saw, and no other view of the game."""
         if value in (None, "", "spectator", "all", str(self.seat)):
             return self.seat

@@ -65,17 +65,24 @@ def load_batch_rules(batch: Batch):
 
 
 
+def check_players(rules, players: int) -> None:
+    """Refuse a player count the game does not take before anything is made for each seat (an
+    agent, a skill): new_game's usage error, as ``play`` gives it."""
+    if players not in rules.player_counts:
+        rules.new_game(players)   # (refused before any game is made)
+
+
 def check_batch(rules, batch: Batch) -> None:
     """Refuse a batch that cannot start (player count, parameters, agents) before playing it."""
     from ..agents import make_agents, parse_spec
     names = [name for name, _ in parse_spec(batch.agents)]
     if "human" in names:
         raise UsageError("simulate plays without people: the 'human' agent cannot be used in a batch")
-    make_agents(batch.agents, batch.players, batch.seed)
-    try:
+    try:   # (the player count checked first: an agent a seat is made only for a count the game takes)
         rules.new_game(batch.players, rng.derive(batch.seed, 0), batch.options())
     except GameError:
         pass     # a game that fails is recorded as a failure, with its seed, and the batch goes on
+    make_agents(batch.agents, batch.players, batch.seed)
 
 
 def outer_repeat(rules) -> int | None:

@@ -12,6 +12,7 @@ checks (types, bounds, choices), so a study never plays a game the ruleset would
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,9 +66,12 @@ def _value(text: str) -> Any:
 
 def _number(text: str, spec: str) -> float:
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise UsageError(f"--param {spec}: {text!r} is not a number") from None
+    if not math.isfinite(value):   # (inf, nan, 1e400: no range has such an end, nor such a step)
+        raise UsageError(f"--param {spec}: {text.strip()!r} is not a finite number")
+    return value
 
 
 def parse_param(spec: str, defaults: dict) -> Dimension:

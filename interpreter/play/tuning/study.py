@@ -23,12 +23,14 @@ from typing import Callable
 from ...engine import rng
 from ...errors import Refused, UsageError
 from ..simulation.batch import Batch, check_batch
+from ..simulation.runs import out_folder
 from ..simulation.summary import compare, summarise
 from ..simulation.workers import played
 from . import objectives as obj
 from .space import Dimension, overrides
 
 CONFIRM_SEED = 1_000_003   # fresh seeds: the confirmation batch seed is derive(seed, this)
+SAMPLER_SEEDS = 2 ** 32    # Optuna's sampler takes a seed below this: --seed S seeds it with S mod this
 
 
 @dataclass
@@ -158,7 +160,7 @@ class Tuner:
         if self.out is not None:
             self.out.mkdir(parents=True, exist_ok=True)
             storage = f"sqlite:///{(self.out / 'study.db').resolve()}"
-        sampler = optuna.samplers.TPESampler(seed=self.s.seed, n_startup_trials=min(8, max(2, self.s.trials // 3)))
+        sampler = optuna.samplers.TPESampler(seed=self.s.seed % SAMPLER_SEEDS, n_startup_trials=min(8, max(2, self.s.trials // 3)))
         pruner = optuna.pruners.MedianPruner(n_startup_trials=4, n_warmup_steps=1) if self.s.prune \
             else optuna.pruners.NopPruner()
         return optuna.create_study(study_name="tune", storage=storage, sampler=sampler, pruner=pruner,
@@ -255,6 +257,7 @@ def _brief(summary: dict) -> dict:
 
 def check_resume(out: Path, config: dict) -> None:
     """``out/tune.json`` records the settings; a study resumed there must have the same ones."""
+    out_folder(out, "it will hold tune.json, study.db, best.yaml, summary.json and report.html")
     path = out / "tune.json"
     if path.is_file():
         try:

@@ -252,8 +252,10 @@ function renderPrompt(v) {
   const mine = v.mode === "play" && latest && v.humans.includes(v.prompt.seat) && v.prompt.seat === ui.seat;
   if (!v.prompt.options) {
     if (!latest && v.chosen) box.append(el("span", { class: "waiting", text: `chosen: ${v.chosen}` }));
-    if (v.mode === "play" && latest && v.humans.includes(v.prompt.seat))
+    if (v.mode === "play" && latest && yours(ui.game).includes(v.prompt.seat))
       box.append(el("span", { class: "waiting", text: `seat ${v.prompt.seat} decides: choose that seat above` }));
+    else if (v.mode === "play" && latest && v.humans.includes(v.prompt.seat))
+      box.append(el("span", { class: "waiting", text: `waiting for seat ${v.prompt.seat} (played by another person)` }));
     return;
   }
   for (const o of v.prompt.options) {
@@ -305,6 +307,9 @@ function stepEvent(delta) {
   else if (delta < 0 && ui.at > 0) show(ui.at - 1, "last");
 }
 
+// the seats this page plays: its token's (each person has their own when several seats are human)
+function yours(game) { return game.yours || game.humans; }
+
 function seats(game) {
   const select = $("seat");
   if (game.mode === "timeline") {   // a redacted log: its own seat's view, and no other
@@ -315,9 +320,9 @@ function seats(game) {
   const choices = [["spectator", "a spectator"]];
   if (game.mode === "log") choices.push(["all", "everyone (the full log)"]);
   for (let i = 0; i < game.players; i++)
-    if (game.mode === "log" || game.humans.includes(i)) choices.push([String(i), game.humans.includes(i) ? `you: seat ${i}` : `seat ${i}`]);
+    if (game.mode === "log" || yours(game).includes(i)) choices.push([String(i), yours(game).includes(i) ? `you: seat ${i}` : `seat ${i}`]);
   select.replaceChildren(...choices.map(([value, text]) => el("option", { value, text })));
-  const start = game.mode === "play" && game.humans.length ? String(game.humans[0]) : game.mode === "log" ? "all" : "spectator";
+  const start = game.mode === "play" && yours(game).length ? String(yours(game)[0]) : game.mode === "log" ? "all" : "spectator";
   select.value = start;
   ui.seat = start === "spectator" ? null : start === "all" ? "all" : Number(start);
   select.addEventListener("change", () => {
