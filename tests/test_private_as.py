@@ -107,6 +107,47 @@ def test_a_log_of_the_current_format_lacking_a_field_the_rules_add_is_refused(tm
     assert replay.replay(stripped)["decisions"] == len([o for o in lines if o["type"] == "decision"])
 
 
+SECRET = """
+game: hidchoice
+players: {min: 2, max: 2}
+vars:
+  _c: int
+  x: {type: str}
+flow:
+  - choose: {who: 0, options: "[1, 2, 3]", as: _c, prompt: secret}
+  - choose: {who: 1, options: "['a']", as: x, prompt: poke}
+scoring:
+  categories:
+    g: "_c"
+"""
+
+
+@pytest.mark.parametrize("game", ["target", "secret"])
+def test_an_older_log_shows_a_seat_what_its_replay_hides_not_what_its_lines_lack(tmp_path, game):
+    """A format 2 log without ``var`` on an announcement (the card aimed at) or ``seen_by`` on a
+    decision (a choice kept in ``_c``) replays; what the viewer shows each seat of it, and
+    replay.redact, are what they show of the full log (the lines as the replay worked them out),
+    never the value its lines leave unhidden. redact refuses such a log of the current format."""
+    path = write_ruleset(tmp_path, TARGET if game == "target" else SECRET, "g.yaml")
+    rules = interpreter.load(path)
+    lines = _log(rules)
+    older = [{k: v for k, v in o.items() if k != "seen_by"} for o in _older(lines)]
+    assert older[1:] != lines[1:] and older[0]["format"] == 2
+    full, old = tmp_path / "full.jsonl", tmp_path / "old.jsonl"
+    write_log(full, lines)
+    write_log(old, older)
+    views = [LogView(p, path) for p in (full, old)]
+    for seat in (0, 1, None):
+        for at in range(len(views[0].positions)):
+            assert views[1].view(at, seat) == views[0].view(at, seat), (seat, at)
+    for seat in (0, 1):
+        red = replay.redact(older, seat, rules)
+        assert red == replay.redact(lines, seat, rules)
+    assert '"hidden": true' in json.dumps(red) or '"action": "?"' in json.dumps(red)   # (seat 1: seat 0's secret)
+    with pytest.raises(ReplayError, match="redact: line [0-9]+: (event|seen_by)"):
+        replay.redact([{**older[0], "format": 3}, *older[1:]], 0, rules)
+
+
 KINDS_AS = """
 game: privas
 players: {min: 2, max: 2}

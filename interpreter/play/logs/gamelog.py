@@ -146,12 +146,17 @@ def agent_choice(agent, name: str, S, seat: int, n: int) -> tuple[int, tuple | N
         what = e.message if isinstance(e, RulebookError) else f"{type(e).__name__}: {e}"
     if what is None:
         return i, None
+    return -1, agent_failure(name, S, seat, n, what)
+
+
+def agent_failure(name: str, S, seat: int, n: int, what: str) -> tuple[dict, GameError]:
+    """(the error line, the GameError) of seat ``seat``'s agent failing decision ``n`` of ``S``
+    (``what``: how), located at the step asking; its summary names no guess of the agent's."""
     step = S.rules.steps[S.stack[-1][0]] if S.stack else None
     said = f"seat {seat}'s agent '{name}' failed to decide '{S.prompt()}' (the agent failed, not the rules)"
     error = GameError(f"{said}: {what}", loc=step.loc if step is not None else None, code="agent")
     error.summary = said   # (its message may name what the agent guessed of hidden cards)
-    line = {"type": "error", "n": n, "seat": seat, "prompt": S.prompt(), "agent": name, **error_fields(error)}
-    return -1, (line, error)
+    return {"type": "error", "n": n, "seat": seat, "prompt": S.prompt(), "agent": name, **error_fields(error)}, error
 
 
 def error_fields(e: RulebookError) -> dict:

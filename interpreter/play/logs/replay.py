@@ -19,7 +19,7 @@ from ...loading.source import read_file
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from .finding import load_for_log
-from .gamelog import FORMAT, MAX_LOG_BYTES, OLDER, ending, events_out, seen_field
+from .gamelog import FORMAT, MAX_LOG_BYTES, OLDER, agent_failure, ending, error_fields, events_out, seen_field
 from .redact import Redactor
 
 
@@ -141,10 +141,19 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     re-played); stopped before its end, "stopped" and "waiting". Raises ReplayError naming the
     first line that differs. ``positions``: a list (any Recorder) that gets
     (line, a copy of the state after it) for the setup's events line and each decision (a
-    viewer steps through them: interpreter/web/).
+    viewer steps through them: interpreter/web/), each line as the replay worked it out (below).
     """
     where, lines, head = _read_headed(path, replaying=True)
-    rules = _rules_of(head, where, ruleset)
+    return _replayed(where, lines, head, _rules_of(head, where, ruleset), positions)
+
+
+def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | None = None,
+              written: list | None = None) -> dict:
+    """replay() of a log's (line number, line) pairs, its header checked, with its ruleset.
+    ``written`` gets each line after the header as the replay worked it out, and so does
+    ``positions``: the line this engine writes for it (gamelog.py), its events, ``seen_by`` and
+    an error's summary the replay's, so that what a seat is shown of a line never comes from the
+    log's word (a log of an older format may lack a field that hides a value from a seat: ADDED)."""
     try:
         S = rules.new_game(head["players"], head["seed"], {**(head.get("options") or {}),
                                                            "params": head.get("params") or {}}, record=True)
@@ -158,10 +167,9 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     initial = events_out(rules, S.ev)
     kept = S.ev.kept()   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS, their size)
     S.ev = None
-    if positions is not None:
-        positions.append(({"type": "events", "events": initial}, S.clone()))
     n = 0
     result_seen = error = stopped = failed = None
+    line: dict
     for no, obj in lines[1:]:
         kind = obj["type"]
         if result_seen is not None:
@@ -170,30 +178,32 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             if n:
                 fail(no, "an events line after the first decision")
             _same_events(obj.get("events"), initial, no, fail, older)
+            line = {"type": "events", "events": initial}
         elif kind == "decision":
             n += 1
-            kept = _replay_decision(S, rules, obj, n, no, fail, kept, older)
-            if positions is not None:
-                positions.append((obj, S.clone()))
+            kept, line = _replay_decision(S, rules, obj, n, no, fail, kept, older)
         elif kind == "result":
             result_seen = no
-            _check_result(S, obj, n, no, fail)
+            line = _check_result(S, obj, n, no, fail)
         elif kind == "error":
             result_seen = no
             if "agent" in obj and "action" not in obj:   # an agent that failed (gamelog.agent_choice)
-                failed = _agent_failed(S, head, obj, n + 1, no, fail)
+                failed, line = _agent_failed(S, head, obj, n + 1, no, fail)
             else:
-                error = _replay_error(S, obj, n + 1, no, fail, kept, older)
-            if positions is not None:
-                positions.append((obj, S.clone()))
+                error, line = _replay_error(S, obj, n + 1, no, fail, kept, older)
         elif kind == "stopped":
             result_seen = stopped = no
             if S.is_terminal():
                 fail(no, "a stopped line, but the game is over: its log ends with the result")
             if obj.get("decisions") != n:
                 fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n}")
+            line = {"type": "stopped", "decisions": n}
         else:
             fail(no, f"unknown line type {kind!r}")
+        if written is not None:
+            written.append(line)
+        if positions is not None and kind in ("events", "decision", "error"):
+            positions.append((line, S.clone()))
     if result_seen is None:
         last = lines[-1][0]
         fail(last, "the log ends here without a result line (truncated?)")
@@ -210,22 +220,23 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
             "decisions": n, "scores": json.loads(json.dumps(S.scores())), "winners": S.winners()}
 
 
-def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kept = (0, 0), older: bool = False) -> str:
+def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kept = (0, 0),
+                  older: bool = False) -> tuple[str, dict]:
     """The logged failing decision: the same action must fail with the same message; an error
     line naming no decision (gamelog.ending): the game is over and its scoring fails so (an
-    agent's failure: ``_agent_failed``)."""
+    agent's failure: ``_agent_failed``). (The message, the line as the replay writes it.)"""
     if "seat" not in obj and "action" not in obj and "message" in obj:
         if not S.is_terminal():
             fail(no, f"an error line of the game's end, but the game is not over: seat {S.current_player()} must "
                      f"still decide '{S.prompt()}'")
         if obj.get("decisions", n - 1) != n - 1:
             fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n - 1}")
-        _, error = ending(S, n - 1)
+        line, error = ending(S, n - 1)
         if error is None:
             fail(no, f"the log says the game's scoring failed ({obj['message']!r}), but the replay scores it")
         if error.message != obj["message"]:
             fail(no, f"the game's scoring fails again, but with another message: {error.message!r}")
-        return error.message
+        return error.message, line
     for key in ("seat", "action", "message"):
         if key not in obj:
             fail(no, f"the error line has no '{key}'")
@@ -237,7 +248,8 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
     if seat != S.current_player() or action not in legal:
         fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
-    _same_seen(obj, seen_field(Choice.pending(S, legal.index(action))), no, fail, older)
+    seen, prompt = seen_field(Choice.pending(S, legal.index(action))), S.prompt()
+    _same_seen(obj, seen, no, fail, older)
     S.ev = Events(S.rules, kept)   # recorded as the log's writer did (a decision past MAX_EVENTS fails so)
     try:
         S.apply_index(legal.index(action))
@@ -245,15 +257,17 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
         S.ev = None
         if e.message != obj["message"]:
             fail(no, f"the decision fails again, but with another message: {e.message!r}")
-        return e.message
+        return e.message, {"type": "error", "n": n, "seat": seat, "prompt": prompt, "action": action,
+                           **error_fields(e), **seen}
     fail(no, f"the log says {action!r} failed ({obj['message']!r}), but the replay applies it")
 
 
-def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn]) -> dict:
+def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn]) -> tuple[dict, dict]:
     """The logged failure of an agent to decide (gamelog.agent_choice), which a replay cannot
     run again (the agent is not the rules): checked to be the game's next decision, asked of
     that seat with that prompt, by the agent the header names for it; its ``message`` is the
-    log's word, kept as it is (shown only ``printable``). {"seat", "agent", "decision", "message"}."""
+    log's word, kept as it is (shown only ``printable``; a seat reads the summary the replay
+    writes). ({"seat", "agent", "decision", "message"}, the line as the replay writes it.)"""
     seat = obj.get("seat")
     if S.is_terminal() or type(seat) is not int or seat != S.current_player() or obj.get("prompt") != S.prompt():
         fail(no, f"an agent's failure (seat {seat!r}, {obj.get('prompt')!r}), but the game "
@@ -267,12 +281,14 @@ def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn
                  + (f"{named!r} for seat {seat}" if isinstance(named, str) else "no agent of each seat"))
     if not isinstance(obj.get("message"), str):
         fail(no, "the error line has no 'message'")
-    return {"seat": seat, "agent": named, "decision": n, "message": obj["message"]}
+    line = {**agent_failure(named, S, seat, n, "")[0], "message": obj["message"]}
+    return {"seat": seat, "agent": named, "decision": n, "message": obj["message"]}, line
 
 
-def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: bool = False) -> Kept:
+def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: bool = False) -> tuple[Kept, dict]:
     """Check decision ``n`` (``obj``, line ``no``) of the game ``S`` (``kept``: its events
-    recorded before it; ``older``: a log of an older format, ``ADDED``): the number of events it made."""
+    recorded before it; ``older``: a log of an older format, ``ADDED``): (the events recorded
+    with it, its line as the replay writes it: gamelog.logged_decision's)."""
     if S.is_terminal():
         fail(no, "a decision, but the game is already over")
     if "n" in obj and obj["n"] != n:
@@ -290,17 +306,19 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: boo
     if not isinstance(action, str) or action not in legal:
         shown = ", ".join(legal[:20]) + (" ..." if len(legal) > 20 else "")
         fail(no, f"seat {seat} played {action!r}, which is not legal here; legal: {shown}")
-    choice = Choice.pending(S, legal.index(action))
+    choice, prompt = Choice.pending(S, legal.index(action)), S.prompt()
     S.ev = Events(rules, kept)
     try:
         S.apply_index(legal.index(action))
     except RulebookError as e:
         fail(no, f"applying {action!r} failed: {e.message}")
     evs, S.ev = S.ev, None
+    line = {"type": "decision", "n": n, "seat": seat, "prompt": prompt, "action": action,
+            "events": events_out(rules, evs), **seen_field(choice, S, evs)}
     if "events" in obj:
-        _same_events(obj["events"], events_out(rules, evs), no, fail, older)
-    _same_seen(obj, seen_field(choice, S, evs), no, fail, older)
-    return evs.kept()
+        _same_events(obj["events"], line["events"], no, fail, older)
+    _same_seen(obj, line, no, fail, older)
+    return evs.kept(), line
 
 
 def _same_seen(obj, seen: dict, no, fail, older: bool = False) -> None:
@@ -342,7 +360,8 @@ def _same_events(logged, replayed, no, fail, older: bool = False) -> None:
     fail(no, f"the log has {len(logged)} events, the replay gives {len(replayed)}")
 
 
-def _check_result(S, obj, n, no, fail) -> None:
+def _check_result(S, obj, n, no, fail) -> dict:
+    """The logged result must be the replay's (each field it has): the result line the replay writes."""
     if not S.is_terminal():
         fail(no, f"the log ends but the game is not over: seat {S.current_player()} must still decide "
                  f"'{S.prompt()}'")
@@ -352,22 +371,35 @@ def _check_result(S, obj, n, no, fail) -> None:
     for key in ("decisions", "scores", "winners", "breakdown"):
         if key in obj and obj[key] != got[key]:
             fail(no, f"{key}: the log has {json.dumps(obj[key])}, the replay gives {json.dumps(got[key])}")
+    return got
 
 
 def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
-    """A copy of a log (JSON strings or dicts) as seat ``seat`` may see it (see Redactor)."""
+    """A copy of a full log (JSON strings or dicts) as seat ``seat`` may see it (see Redactor),
+    made from its replay: each line as the replay worked it out (``_replayed``), never a logged
+    line's word, so a log of an older format, lacking a field that hides a value from the seat,
+    shows it no more than a log of the current one. A log that does not replay is refused
+    (ReplayError: the line that differs), as is one redacted already."""
     try:
         objs = [json_loads(x) if isinstance(x, str) else x for x in log_lines]
     except JSONInputError as e:
         raise ReplayError(f"redact: a line is not valid JSON ({e.msg})") from None
     objs = [o for o in objs if o]
-    if not objs or objs[0].get("type") != "header":
+    if not objs or not isinstance(objs[0], dict) or objs[0].get("type") != "header":
         raise ReplayError("redact: the log does not start with a header line")
+    head, players = objs[0], objs[0].get("players")
+    if type(players) is int and not 0 <= seat < players:
+        raise UsageError(f"redact: seat {seat} does not exist in this {players}-player game")
+    for no, obj in enumerate(objs, 1):
+        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+            raise ReplayError(f"redact: line {no}: not a log line (expected a JSON object with a \"type\")")
+    _check_header(head, "redact", replaying=True)
     if rules is None:
-        rules = load_for_log(objs[0], "redact")
-    if not 0 <= seat < int(objs[0].get("players", 0)):
-        raise UsageError(f"redact: seat {seat} does not exist in this {objs[0].get('players')}-player game")
-    head = objs[0]
-    members = rules.team_members(head['players']) if isinstance(head.get('players'), int) else None
-    r = Redactor(rules, seat, members)
-    return [r.line(o) for o in objs]
+        rules = _rules_of(head, "redact")
+    elif rules.hash != head["hash"]:
+        raise ReplayError(f"redact: line 1: the log was written with ruleset hash {str(head['hash'])[:12]}, "
+                          f"not this ruleset's ({rules.hash[:12]})")
+    written: list = []
+    _replayed("redact", list(enumerate(objs, 1)), head, rules, written=written)
+    r = Redactor(rules, seat, rules.team_members(head["players"]))   # (its lines are this engine's: its format)
+    return [r.line(o) for o in ({**head, "format": FORMAT}, *written)]
