@@ -5,13 +5,16 @@
     python benchmarks/saved_states.py [--games N]      # the bundled games' largest states
     python benchmarks/saved_states.py --load orders    # a state at the bound, loaded
     python benchmarks/saved_states.py --load lists     # a text at the bound of empty lists, parsed
+    python benchmarks/saved_states.py --load frames    # a stack at the bound of tiny frames, refused
 
 ``--games N``: the longest ``State.to_json()`` of N random games (seeds 0 to N - 1, random moves
 seeded alike) of each bundled ruleset at its largest player count, after each decision.
 ``--load orders``: a game of 15 nested ``turns`` whose every order holds as many seats as the
 bound lets the state hold (the frames a saved state's check walks longest), loaded; ``--load
 lists``: a text of that size made of empty lists (what the JSON parser makes most objects of),
-given to ``state_from_json`` (refused once parsed). Each prints its seconds of CPU and the
+given to ``state_from_json`` (refused once parsed); ``--load frames``: the state of that game
+with its smallest frame repeated under its stack as many times as the bound lets it (2 million
+frames: a stack far deeper than the flow tree), refused. Each prints its seconds of CPU and the
 process's peak memory (``ru_maxrss``); run one at a time.
 """
 from __future__ import annotations
@@ -72,6 +75,10 @@ def loaded(kind: str) -> None:
         for f in frames:
             f[1] = [0] * (room // len(frames) // 3)
         text = json.dumps(d)
+    elif kind == "frames":
+        tiny = min(d["stack"], key=lambda f: len(json.dumps(f)))
+        d["stack"] = [tiny] * ((MAX_STATE_CHARS - len(json.dumps(d)) - 100) // (len(json.dumps(tiny)) + 2)) + d["stack"]
+        text = json.dumps(d)
     else:
         text = "[" + ",".join(["[]"] * (MAX_STATE_CHARS // 3 - 1)) + "]"
     start = time.process_time()
@@ -87,7 +94,7 @@ def loaded(kind: str) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--games", type=int, default=3)
-    p.add_argument("--load", choices=("orders", "lists"))
+    p.add_argument("--load", choices=("orders", "lists", "frames"))
     args = p.parse_args()
     if args.load:
         loaded(args.load)

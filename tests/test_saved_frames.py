@@ -13,7 +13,7 @@ import yaml
 
 import interpreter
 from interpreter.engine.frames import check_frame
-from interpreter.engine.values import sizes_of
+from interpreter.engine.values import Bad, sizes_of
 from interpreter.errors import GameError, RulebookError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,12 +84,16 @@ def _placed(zones: dict) -> set:
 
 
 def test_a_frame_of_a_step_that_keeps_none_is_refused():
+    """An effect list's frame, which no stack holds at rest: refused where it stands (which
+    frame may sit over which is checked before any frame's slots), and its slots refused too."""
     rules, d, i = _at_frame("hearts", 4, "tricks")
     effects = next(s.index for s in rules.steps if s.kind == "effects")
     d["stack"].insert(0, [effects, 1])
-    with pytest.raises(GameError, match=rf"stack\[0\]: a frame of step {effects} \(effects\) holds no slot after its "
-                                        r"index \(none\), not 1"):
+    with pytest.raises(GameError, match=rf"stack\[0\]: step {effects} \(effects\) is not one the flow starts with"):
         rules.state_from_json(json.dumps(d))
+    with pytest.raises(Bad, match=rf"stack\[0\]: a frame of step {effects} \(effects\) holds no slot after its "
+                                  r"index \(none\), not 1"):
+        check_frame(rules.steps[effects], [effects, 1], "stack[0]", sizes_of(rules, 4, 4), set())
 
 
 @pytest.mark.parametrize("name,players", [("hearts", 4), ("diamonds", 4), ("six_nimmt", 4), ("goofspiel", 3)])

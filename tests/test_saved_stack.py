@@ -181,3 +181,47 @@ flow:
     with pytest.raises(GameError, match=r"the choices so far \(step \d+, choose\): expected a map of int values by "
                                         r"key, got 7"):
         rules.state_from_json(json.dumps(d))
+
+
+NESTED = """
+game: nested3
+players: {min: 2, max: 2}
+vars:
+  x: {type: str}
+flow:
+  - turns:
+      steps:
+        - turns:
+            as: p1
+            steps:
+              - turns:
+                  as: p2
+                  steps:
+                    - choose: {options: "['a', 'b']", as: x}
+"""
+
+
+def test_a_stack_is_checked_cheap_checks_first_and_a_message_is_written_only_for_a_frame_that_fails(
+        tmp_path, monkeypatch):
+    """Frames that fit write no message (where a slot is, how many slots a step keeps); a stack
+    deeper than the flow tree, however long, is refused at the frame past its depth before any
+    frame's slots are checked (a saved state of 2 million tiny frames took seconds, each
+    frame's messages written)."""
+    from interpreter.engine import frames, saved
+    rules = load_text(tmp_path, NESTED)
+    text = rules.new_game(2, seed=1).to_json()
+    d = json.loads(text)
+    assert [rules.steps[f[0]].kind for f in d["stack"]] == ["turns", "turns", "turns", "choose"]
+
+    def written(*args):
+        raise AssertionError("a message written for a frame that fits")
+    with monkeypatch.context() as m:
+        m.setattr(frames, "_slots", written)
+        m.setattr(frames.At, "__str__", written)
+        assert rules.state_from_json(text).to_json() == text
+    checked: list = []
+    monkeypatch.setattr(saved, "check_frame", lambda *args: checked.append(args))
+    d["stack"] = [d["stack"][0]] * 10_000 + d["stack"]
+    with pytest.raises(GameError, match=r"stack\[1\]: step \d+ \(turns\) does not run directly over step \d+ \(turns\)"):
+        rules.state_from_json(json.dumps(d))
+    assert checked == []

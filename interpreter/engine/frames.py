@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ..expr.limits import MAX_COST
 from ..expr.runtime import MAX_INT
 from ..expr.types import CARD, INT, PLAYER
-from .values import Bad, check_value, flat, need, whole as _whole
+from .values import Bad, check_value, flat, whole as _whole
 
 
 @dataclass(frozen=True)
@@ -69,27 +69,45 @@ def row(what: str, *items: Slot) -> Slot:
     return Slot(what, "row", of=items)
 
 
-def check_frame(step, frame: list, where: str, sizes: dict, placed: set) -> None:
+class At:
+    """Where a slot is, as a message names it (``stack[3][2], order (step 4, turns)``): written
+    only when a message is, so that a saved state of many frames that fit writes none."""
+    __slots__ = ("where", "k", "what", "step", "inner")
+
+    def __init__(self, where: str | Callable[[], str], k: int, what: str, step, inner: tuple = ()):
+        self.where, self.k, self.what, self.step, self.inner = where, k, what, step, inner
+
+    def within(self, what: str) -> At:   # an item of a row
+        return At(self.where, self.k, self.what, self.step, (*self.inner, what))
+
+    def __str__(self) -> str:
+        where = self.where if isinstance(self.where, str) else self.where()
+        return ", ".join((f"{where}[{self.k}], {self.what} (step {self.step.index}, {self.step.kind})", *self.inner))
+
+
+def check_frame(step, frame: list, where: str | Callable[[], str], sizes: dict, placed: set) -> None:
     """Raise values.Bad naming the slot of ``frame`` (a frame of ``step``) that does not fit
     the step's ``frame_shape`` (``sizes``: values.sizes_of, the seats and cards there are;
-    ``placed``: the cards found in a place so far, the zones' and the held ones, added to)."""
+    ``placed``: the cards found in a place so far, the zones' and the held ones, added to).
+    ``where``: the frame's place, or what writes it (called only for a message)."""
     shape = step.frame_shape
     least = sum(1 for s in shape if not s.later)
-    need(least <= len(frame) - 1 <= len(shape),
-         f"{where}: a frame of step {frame[0]} ({step.kind}) holds {_slots(least, len(shape))} after its index "
-         f"({', '.join(s.what for s in shape) or 'none'}), not {len(frame) - 1}")
+    if not least <= len(frame) - 1 <= len(shape):
+        raise Bad(f"{where if isinstance(where, str) else where()}: a frame of step "
+                  f"{frame[0]} ({step.kind}) holds {_slots(least, len(shape))} after its index "
+                  f"({', '.join(s.what for s in shape) or 'none'}), not {len(frame) - 1}")
     for k, slot in enumerate(shape[:len(frame) - 1], 1):
-        at = f"{where}[{k}], {slot.what} (step {frame[0]}, {step.kind})"
         value = frame[k]
         if slot.none_with is not None and (value is None) != (frame[slot.none_with] is None):
-            raise Bad(f"{at}: none exactly where slot {slot.none_with} is none, got {_short(value)}")
-        _check(step, slot, value, frame, at, sizes, placed)
+            raise Bad(f"{At(where, k, slot.what, step)}: none exactly where slot {slot.none_with} is none, "
+                      f"got {_short(value)}")
+        _check(step, slot, value, frame, At(where, k, slot.what, step), sizes, placed)
 
 
-def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> None:
-    """Raise values.Bad when ``v`` does not fit ``slot``; the message is written only then, and
-    a list of plain values is tested in one pass (``_flat``), its elements one by one only to
-    say which does not fit."""
+def _check(step, slot: Slot, v, frame, at: At, sizes: dict, placed: set) -> None:
+    """Raise values.Bad when ``v`` does not fit ``slot``; the message (``at`` written) only then,
+    and a list of plain values is tested in one pass (``_flat``), its elements one by one only
+    to say which does not fit."""
     if v is None and (slot.none or slot.none_with is not None):
         return
     if v is None and slot.kind != "option":
@@ -108,7 +126,8 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
                 raise Bad(f"{at}: card {v} is in two places")
             placed.add(v)
     elif kind == "option":
-        check_value(v, step.option_type, at, sizes)
+        if not flat([v], step.option_type, sizes):   # (a plain value fits in one test, else each part checked)
+            check_value(v, step.option_type, str(at), sizes)
     elif kind == "list":
         if not isinstance(v, list):
             raise Bad(f"{at}: expected {_described(slot)}, got {_short(v)}")
@@ -124,7 +143,7 @@ def _check(step, slot: Slot, v, frame, at: str, sizes: dict, placed: set) -> Non
         if not (isinstance(v, list) and len(v) == len(slot.of)):
             raise Bad(f"{at}: expected {_described(slot)}, got {_short(v)}")
         for item, x in zip(slot.of, v):
-            _check(step, item, x, frame, f"{at}, {item.what}", sizes, placed)
+            _check(step, item, x, frame, at.within(item.what), sizes, placed)
 
 
 def _span(step, slot: Slot, frame, sizes: dict) -> tuple[int, int]:

@@ -20,6 +20,7 @@ runtime error.
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from ..errors import GameError, RulebookError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
@@ -90,12 +91,15 @@ def _check_counters(rules, d: dict, n_owners: dict) -> None:
 
 
 def _check_flow(rules, d: dict, players: int, sizes: dict, placed: set) -> None:
+    """The stack, its decision and its counts. The cheap checks first, each message written
+    only when it fails: frame by frame, its step index and whether its step may run directly
+    over the frame below (so a stack deeper than the flow tree is refused at the frame past its
+    depth, whatever its length); then each frame's slots (engine/frames.py)."""
     stack, dec = d["stack"], d["decision"]
     _need(isinstance(stack, list), "stack: expected a list of frames")
-    for i, frame in enumerate(stack):
-        _need(isinstance(frame, list) and frame and _int(frame[0]) and 0 <= frame[0] < len(rules.steps),
-              f"stack[{i}]: expected a frame [step index, ...] of one of the {len(rules.steps)} steps")
-        check_frame(rules.steps[frame[0]], frame, f"stack[{i}]", sizes, placed)   # (its kind's shape, slot by slot)
+    _check_stacking(rules, stack)
+    for i, frame in enumerate(stack):   # (its kind's shape, slot by slot; its place written only for a message)
+        check_frame(rules.steps[frame[0]], frame, partial("stack[{}]".format, i), sizes, placed)
     _need(isinstance(d["over"], bool), f"over: expected true or false, got {d['over']!r}")
     _need(_int(d["steps"]) and 0 <= d["steps"] <= MAX_STEPS, f"steps: expected a count, got {d['steps']!r}")
     if dec is not None:
@@ -107,18 +111,23 @@ def _check_flow(rules, d: dict, players: int, sizes: dict, placed: set) -> None:
                         f"stack, and step {stack[-1][0]} ({top.kind}) asks none")
     _need(not (d["over"] and dec is not None), "decision: a finished game has no pending decision")
     _need(d["over"] or dec is not None, "decision: an unfinished game waits for a decision")
-    bottom, over = rules.stacking   # (each frame's step where the flow tree puts it: engine/frames.py stacking)
+
+
+def _check_stacking(rules, stack: list) -> None:
+    """Each frame a frame of one of the steps, where the flow tree puts it (engine/frames.py ``stacking``)."""
+    bottom, over = rules.stacking
+    count, below = len(rules.steps), None
     for i, frame in enumerate(stack):
-        step = rules.steps[frame[0]]
-        if i == 0:
-            _need(frame[0] in bottom, f"stack[0]: step {frame[0]} ({step.kind}) is not one the flow starts with "
-                                      f"(the stack's bottom is the flow's outermost step, step {rules.root}, or one that "
-                                      f"took its place)")
-        else:
-            below = stack[i - 1][0]
-            _need(frame[0] in over[below], f"stack[{i}]: step {frame[0]} ({step.kind}) does not run directly over "
-                                           f"step {below} ({rules.steps[below].kind}), the frame below it: it is not "
-                                           f"a step that one runs")
+        if not (isinstance(frame, list) and frame and _int(frame[0]) and 0 <= frame[0] < count):
+            raise _Bad(f"stack[{i}]: expected a frame [step index, ...] of one of the {count} steps")
+        if frame[0] not in (bottom if below is None else over[below]):
+            step = rules.steps[frame[0]]
+            if below is None:
+                raise _Bad(f"stack[0]: step {frame[0]} ({step.kind}) is not one the flow starts with (the stack's "
+                           f"bottom is the flow's outermost step, step {rules.root}, or one that took its place)")
+            raise _Bad(f"stack[{i}]: step {frame[0]} ({step.kind}) does not run directly over step {below} "
+                       f"({rules.steps[below].kind}), the frame below it: it is not a step that one runs")
+        below = frame[0]
 
 
 def check(rules, d):
