@@ -185,6 +185,10 @@ def test_replay_structure_errors(logged):
     write_log(log, [{**objs[0], "format": 99}] + objs[1:])
     with pytest.raises(ReplayError, match=r"format 99 is not supported \(expected 2 or 3;"):
         replay.replay(log)
+    for fmt in (3.0, 2.0, True, "3"):   # a whole number only: 3.0 == 3 and True == 1 in Python, not in a log
+        write_log(log, [{**objs[0], "format": fmt}] + objs[1:])
+        with pytest.raises(ReplayError, match=rf"format {fmt!r} is not supported"):
+            replay.replay(log)
     write_log(log, [{**objs[0], "players": 12}] + objs[1:])
     with pytest.raises(ReplayError, match="cannot start"):
         replay.replay(log)

@@ -178,7 +178,9 @@ class GameView:
 
 class LogView(GameView):
     """A full log, replayed and verified (a redacted log cannot be: it lacks hidden choices;
-    web/timeline.py shows it as its seat saw it)."""
+    web/timeline.py shows it as its seat saw it). Its positions' lines are the replay's, not the
+    log's (replay.py ``_replayed``): a seat is told what the replay hides, whatever the log's
+    format lacks."""
 
     def __init__(self, path, ruleset=None):
         positions = Positions()

@@ -58,7 +58,7 @@ def _check_header(head: dict, where: str, replaying: bool) -> None:
     """A header's fields; ``replaying``: one that can be played again (not redacted: its seed)."""
     if head.get("type") != "header":
         raise ReplayError(f"{where}: line 1: expected a header line, found a {head.get('type')!r} line")
-    if head.get("format") not in (*OLDER, FORMAT) or isinstance(head.get("format"), bool):
+    if type(head.get("format")) is not int or head["format"] not in (*OLDER, FORMAT):   # (not 3.0, nor True)
         raise ReplayError(f"{where}: line 1: log format {head.get('format')!r} is not supported (expected "
                           f"{', '.join(map(str, OLDER))} or {FORMAT}; "
                           "a log of another format replays with the rulebook that wrote it)")
