@@ -8,7 +8,8 @@ The first form plays each bundled ruleset at its largest player count with rando
 (seeds 0 to N-1, 3 by default), recording its events as a log does, and prints the most events
 and the largest size (``Events.size``) between two decisions and over a game. The second plays
 one seat of a ruleset made to fill the bounds (``SHAPES``: sets of an 81,920-character text,
-moves of 22,000 cards of short labels, moves of two cards, gains) as a live game in
+of ASCII or of emoji, of a list of 10,000 empty lists, moves of 22,000 cards of short labels,
+moves of two cards, gains) as a live game in
 ``rulebook serve`` keeps it, until a bound stops it, and prints the events kept, the error and
 the process's largest resident size.
 """
@@ -41,9 +42,12 @@ SHAPES = {
     + "      - repeat: 1\n        steps:\n" + _MOVES,
     "two": _HEAD + _CARDS.replace("A", "2").replace("B", "1") + "flow:\n" + _LOOP
     + "      - repeat: 10000\n        steps:\n" + _MOVES,
+    "empty": (_HEAD + "vars:\n  L: {type: \"list[list[int]]\", start: \"map(1..10000, to: [])\"}\nflow:\n" + _LOOP
+              + "      - repeat: 40\n        steps:\n          - set: {L: \"L\"}\n"),
     "gains": (_HEAD + "counters:\n  c: 0\nflow:\n" + _LOOP + "      - repeat: 20000\n        steps:\n"
               "          - gain: {counter: c}\n"),
 }
+SHAPES["emoji"] = SHAPES["text"].replace("abcdefghij", "\U0001F600" * 10).replace("120", "15")   # (6 a character)
 
 
 def bundled(seeds: int) -> None:

@@ -61,7 +61,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Callable, NoReturn
 
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
@@ -116,7 +116,7 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: Kept = (0, 0)):
+def logged_decision(rules, S, i: int, n: int, events: Callable[..., Events] = Events, before: Kept = (0, 0)):
     """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
     ``events``; ``before``: the game's events kept before it, ``Events.kept``): (its log line, None), or (the
     error line, the RulebookError) when the rules fail on it."""
