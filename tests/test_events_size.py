@@ -107,3 +107,30 @@ def test_a_seats_recall_is_cut_by_what_it_is_told(tmp_path, monkeypatch):
         # the set's event, 86 characters of JSON (46 with emoji), and each gain 58, with their brackets and
         # commas: 4 bytes a character with emoji, so fewer gains within a move's 500
         assert told.count('"gain"') == (7 if wide == 1 else 1)
+
+
+def test_a_log_line_of_many_events_is_never_built_whole(tmp_path, monkeypatch):
+    # events_out turned a decision's events to plain data through one json.dumps of them all
+    # (118 million characters for one line of emoji texts) before the log wrote them 256 at a
+    # time: every text made of them is of 256 events at most
+    import json
+    from interpreter.play import agents
+    from interpreter.play.logs import gamelog
+    path = tmp_path / "g.yaml"
+    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n"
+                    "  - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+                    "  - repeat: 2000\n    steps:\n      - gain: {counter: c}\n")
+    longest = [0]
+
+    def measured(encode):
+        def text(*a, **k):
+            out = encode(*a, **k)
+            longest[0] = max(longest[0], len(out))
+            return out
+        return text
+    monkeypatch.setattr(json, "dumps", measured(json.dumps))
+    monkeypatch.setattr(gamelog, "_ENCODE", measured(gamelog._ENCODE))
+    gamelog.play_game(interpreter.load(path), 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "a.jsonl")
+    line = (tmp_path / "a.jsonl").read_text().splitlines()[2]
+    assert line.count('"gain"') == 2000
+    assert longest[0] < len(line) / 7   # (256 events of 2,000)
