@@ -3,6 +3,7 @@
 
     python benchmarks/events_size.py [--seeds N]
     python benchmarks/events_size.py --memory SHAPE
+    python benchmarks/events_size.py --recall SHAPE [--moves N]
 
 The first form plays each bundled ruleset at its largest player count with random agents
 (seeds 0 to N-1, 3 by default), recording its events as a log does, and prints the most events
@@ -11,7 +12,9 @@ one seat of a ruleset made to fill the bounds (``SHAPES``: sets of an 81,920-cha
 of ASCII or of emoji, of a list of 10,000 empty lists, moves of 22,000 cards of short labels,
 moves of two cards, gains) as a live game in
 ``rulebook serve`` keeps it, until a bound stops it, and prints the events kept, the error and
-the process's largest resident size.
+the process's largest resident size. The third works out one seat's OpenSpiel perfect recall
+(adapters/recall.py) of the first N moves (20 by default) of such a game, option 0 each time,
+and prints the characters the seat keeps and the largest resident size.
 """
 from __future__ import annotations
 
@@ -89,12 +92,37 @@ def memory(shape: str) -> None:
     print(f"largest resident size: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MB")
 
 
+def recall(shape: str, moves: int) -> None:
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.recall import Recall
+
+    class History:   # (the moves the recall replays: option 0 each time)
+        def __init__(self):
+            self.moves = [0] * moves
+
+        def replay(self, S, k, apply):
+            return apply(S, self.moves[k])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.yaml"
+        path.write_text(SHAPES[shape])
+        table = Table(str(path), 1)
+    r = Recall(table, table.new_game(0))
+    r.advance(table, History())
+    print(f"{shape}: {moves} moves recalled, seat 0 keeps {sum(map(len, r.seen[0])):,} characters")
+    print(f"largest resident size: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--memory", choices=sorted(SHAPES))
+    ap.add_argument("--recall", choices=sorted(SHAPES))
+    ap.add_argument("--moves", type=int, default=20)
     args = ap.parse_args()
-    memory(args.memory) if args.memory else bundled(args.seeds)
+    if args.recall:
+        recall(args.recall, args.moves)
+    else:
+        memory(args.memory) if args.memory else bundled(args.seeds)
 
 
 if __name__ == "__main__":

@@ -58,8 +58,9 @@ class Recall:
     def advance(self, table: Table, h) -> None:
         S, moves, players = self.S, h.moves, table.players
 
-        def move_events(rules, before: Kept) -> KeptEvents:
-            return KeptEvents(rules, (0, 0), players)   # (each seat's game is bounded in told())
+        def move_events(rules, before: Kept) -> KeptEvents:   # (each seat's game is bounded in told())
+            full = all(kept == _full() for kept in self.kept)   # (then every event is dropped at once)
+            return KeptEvents(rules, _full() if full else (0, 0), players)
 
         for k in range(self.done, len(moves)):
             i = moves[k]
@@ -96,5 +97,11 @@ class Recall:
             if grown > size_room:
                 break
             kept, size = kept + 1, grown
-        self.kept[seat] = (n + kept, used + size)
+        game = room < bounds.MAX_EVENTS or size_room < bounds.MAX_EVENT_SIZE   # (cut by the game's bounds)
+        self.kept[seat] = _full() if game else (n + kept, used + size)   # (what is kept is a beginning)
         return evs[:kept], True
+
+
+def _full() -> Kept:
+    """A recall's ``kept`` once the game's bounds cut it: nothing more is recalled."""
+    return bounds.MAX_GAME_EVENTS, bounds.MAX_GAME_EVENT_SIZE
