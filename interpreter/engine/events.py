@@ -82,8 +82,13 @@ class Events(list):
         grown, each = self.size, self.each
         for k, v in ev.items():   # (size(ev), its loop written here: an event is a dict of names mostly)
             t = type(v)
-            grown += len(k) + (each if t is int else max(len(v), each) if t is str and v.isascii()
-                               and v.isprintable() else size(v, each))
+            if t is int or v is None:
+                grown += len(k) + each
+            elif t is str and v.isascii() and v.isprintable():
+                n = len(v)
+                grown += len(k) + (n if n > each else each)
+            else:
+                grown += len(k) + size(v, each)
         if len(self) >= self.room or grown > self.size_room:
             raise self.full(grown)
         self.size = grown
