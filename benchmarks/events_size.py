@@ -3,14 +3,18 @@
 
     python benchmarks/events_size.py [--seeds N]
     python benchmarks/events_size.py --memory SHAPE
+    python benchmarks/events_size.py --recall SHAPE [--moves N]
 
 The first form plays each bundled ruleset at its largest player count with random agents
 (seeds 0 to N-1, 3 by default), recording its events as a log does, and prints the most events
 and the largest size (``Events.size``) between two decisions and over a game. The second plays
 one seat of a ruleset made to fill the bounds (``SHAPES``: sets of an 81,920-character text,
-moves of 22,000 cards of short labels, moves of two cards, gains) as a live game in
+of ASCII or of emoji, of a list of 10,000 empty lists, moves of 22,000 cards of short labels,
+moves of two cards, gains) as a live game in
 ``rulebook serve`` keeps it, until a bound stops it, and prints the events kept, the error and
-the process's largest resident size.
+the process's largest resident size. The third works out one seat's OpenSpiel perfect recall
+(adapters/recall.py) of the first N moves (20 by default) of such a game, option 0 each time,
+and prints the characters the seat keeps and the largest resident size.
 """
 from __future__ import annotations
 
@@ -41,9 +45,12 @@ SHAPES = {
     + "      - repeat: 1\n        steps:\n" + _MOVES,
     "two": _HEAD + _CARDS.replace("A", "2").replace("B", "1") + "flow:\n" + _LOOP
     + "      - repeat: 10000\n        steps:\n" + _MOVES,
+    "empty": (_HEAD + "vars:\n  L: {type: \"list[list[int]]\", start: \"map(1..10000, to: [])\"}\nflow:\n" + _LOOP
+              + "      - repeat: 40\n        steps:\n          - set: {L: \"L\"}\n"),
     "gains": (_HEAD + "counters:\n  c: 0\nflow:\n" + _LOOP + "      - repeat: 20000\n        steps:\n"
               "          - gain: {counter: c}\n"),
 }
+SHAPES["emoji"] = SHAPES["text"].replace("abcdefghij", "\U0001F600" * 10).replace("120", "15")   # (6 a character)
 
 
 def bundled(seeds: int) -> None:
@@ -85,12 +92,37 @@ def memory(shape: str) -> None:
     print(f"largest resident size: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MB")
 
 
+def recall(shape: str, moves: int) -> None:
+    from interpreter.adapters.common import Table
+    from interpreter.adapters.recall import Recall
+
+    class History:   # (the moves the recall replays: option 0 each time)
+        def __init__(self):
+            self.moves = [0] * moves
+
+        def replay(self, S, k, apply):
+            return apply(S, self.moves[k])
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "g.yaml"
+        path.write_text(SHAPES[shape])
+        table = Table(str(path), 1)
+    r = Recall(table, table.new_game(0))
+    r.advance(table, History())
+    print(f"{shape}: {moves} moves recalled, seat 0 keeps {sum(map(len, r.seen[0])):,} characters")
+    print(f"largest resident size: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss >> 10} MB")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--memory", choices=sorted(SHAPES))
+    ap.add_argument("--recall", choices=sorted(SHAPES))
+    ap.add_argument("--moves", type=int, default=20)
     args = ap.parse_args()
-    memory(args.memory) if args.memory else bundled(args.seeds)
+    if args.recall:
+        recall(args.recall, args.moves)
+    else:
+        memory(args.memory) if args.memory else bundled(args.seeds)
 
 
 if __name__ == "__main__":

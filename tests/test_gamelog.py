@@ -413,7 +413,7 @@ def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, mo
     # one event may carry a text of 100,000 characters or move 100,000 cards: a live game kept
     # 4,013 sets of an 81,920-character text (507 MB), 40 moves of 100,000 labelled cards (1.25
     # GB). What is kept is bounded by its size too (texts' characters, a card its label's, a
-    # number 20), counted as each event is appended: past MAX_EVENT_SIZE in a decision, or
+    # number 20, any value at least 20: tests/test_events_size.py), counted as each event is appended: past MAX_EVENT_SIZE in a decision, or
     # MAX_GAME_EVENT_SIZE in the game, the game stops located, and its log's stop replays the same
     from interpreter.engine import events
     from interpreter.errors import GameError
@@ -421,7 +421,7 @@ def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, mo
     path = tmp_path / "g.yaml"
     path.write_text(BIG_EVENTS.replace("LABEL", "x" * 100))
     rules = interpreter.load(path)
-    assert events.size({"ev": "set", "var": "s", "value": "a" * 160}, 20) == 2 + 3 + 1 + 3 + 5 + 160
+    assert events.size({"ev": "set", "var": "s", "value": "a" * 160}, 20) == 2 + 20 + 3 + 20 + 5 + 160
     S = rules.new_game(1, 0, record=True)
     S.ev = events.Events(rules)
     S.apply_index(0)
@@ -431,14 +431,15 @@ def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, mo
     per_decision = S.ev.size
     monkeypatch.setattr(events, "MAX_EVENT_SIZE", per_decision - 1)
     with pytest.raises(GameError, match=r"g.yaml:2\d:\d+: error\[runtime\]: in effects: events of more than "
-                                        rf"{per_decision - 1} characters since the last decision"):
+                                        rf"{per_decision - 1} bytes since the last decision"):
         gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "a.jsonl")
     assert replay.replay(tmp_path / "a.jsonl")["error"].startswith("in effects: events of more than")
     monkeypatch.setattr(events, "MAX_EVENT_SIZE", per_decision)
-    monkeypatch.setattr(events, "MAX_GAME_EVENT_SIZE", 4 * per_decision + 1000)
+    setup = rules.new_game(1, 0, record=True).ev.size   # (the events before the first decision)
+    monkeypatch.setattr(events, "MAX_GAME_EVENT_SIZE", 4 * per_decision + setup)
     live = LiveGame(rules, 1, 0, "random")
-    assert "characters in the game" in live.error and len(live.positions) == 6   # (the setup, 4 decisions, the error)
-    with pytest.raises(GameError, match=r"error\[runtime\]: in effects: events of more than \d+ characters in the game"):
+    assert "bytes in the game" in live.error and len(live.positions) == 6   # (the setup, 4 decisions, the error)
+    with pytest.raises(GameError, match=r"error\[runtime\]: in effects: events of more than \d+ bytes in the game"):
         gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "b.jsonl")
     assert replay.replay(tmp_path / "b.jsonl")["error"].startswith("in effects: events of more than")
     assert gamelog.play_game(rules, 1, 0, agents.make_agents("first", 1, 0))["decisions"] == 10   # (nothing recorded)

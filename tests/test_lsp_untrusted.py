@@ -194,3 +194,30 @@ def test_a_refused_rename_is_an_error_answer_and_no_traceback(tmp_path):
     rename = next(a for a in answers if a.get("id") == 2)
     assert "already a zone" in rename["error"]["message"]
     assert b"Traceback" not in done.stderr and b"already a zone" not in done.stderr
+
+
+@ASYNC
+async def test_references_of_an_id_look_into_the_variant_files_off_the_event_loop(client, tmp_path):
+    """Found by a review: references on an entry's id read and parsed each variant file beside
+    the base on the event loop (199 of 62 KB: a hover waited 32.7 s). They are found in the
+    worker thread, a hover sent after them answered first, in at most MAX_CHECKED_FILES variant
+    files not open of those naming the id."""
+    from interpreter.lsp import service
+    base = GOOF.replace("  - repeat: params.num_cards\n", "  - id: rounds\n    repeat: params.num_cards\n")
+    (tmp_path / "goof.yaml").write_text(base)
+    big = "".join(f"  k{i}: [{i}, {i}, {i}, {i}]\n" for i in range(2000))
+    for k in range(service.MAX_CHECKED_FILES + 4):
+        (tmp_path / f"v{k:02}.yaml").write_text(
+            f"extends: goof.yaml\nflow:\n  $patch:\n    - {{id: rounds, with: {{repeat: {k + 2}}}}}\nmeta:\n{big}")
+    for k in range(30):   # (naming no id: not parsed)
+        (tmp_path / f"w{k:02}.yaml").write_text(f"extends: goof.yaml\nmeta:\n{big}")
+    uri = _open(client, tmp_path / "goof.yaml", base)
+    at = dict(text_document=types.TextDocumentIdentifier(uri=uri), position=_position(base, "rounds\n"))
+    references = asyncio.ensure_future(client.text_document_references_async(
+        types.ReferenceParams(**at, context=types.ReferenceContext(include_declaration=True))))
+    hover = asyncio.ensure_future(client.text_document_hover_async(
+        types.HoverParams(text_document=at["text_document"], position=_position(base, "flow:"))))
+    done, _ = await asyncio.wait([references, hover], return_when=asyncio.FIRST_COMPLETED)
+    assert hover in done and references not in done
+    found = await references
+    assert len({r.uri for r in found}) == 1 + service.MAX_CHECKED_FILES

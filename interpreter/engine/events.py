@@ -6,9 +6,12 @@ them keeps every one of a decision's until the decision is done (the events line
 step or effect that made the event, never a list filling the memory nor an event dropped.
 
 One event may be large (a text of 100,000 characters set, 100,000 cards moved), so what is
-kept is bounded by its size as well: an event's size is the characters of its texts and, for
-each number or card it names, the widest either writes (``NUMBER_WIDTH``, or the ruleset's
-widest card label: a card is written by its label), counted as the event is appended; past
+kept is bounded by its size as well, in bytes, counted as the event is appended: a text counts
+its characters, ``WIDE`` each unless it is printable ASCII (what a character may take kept: 4
+bytes in memory or in UTF-8, 6 as a JSON escape), each number or card the widest either writes
+(``NUMBER_WIDTH``, or the ruleset's widest card label: a card is written by its label), a
+field's name its characters, and every value at least that width (an empty text, list or
+record costs memory to keep: its reference, its object, its place in a line); past
 ``MAX_EVENT_SIZE`` in a decision, or ``MAX_GAME_EVENT_SIZE`` in the game, the game stops the
 same way. A game that records nothing (``S.ev`` None) counts nothing."""
 from __future__ import annotations
@@ -17,9 +20,10 @@ from ..expr.runtime import ExprRuntimeError
 
 MAX_EVENTS = 100_000   # events recorded between two decisions (docs/security.md)
 MAX_GAME_EVENTS = 1_000_000   # events a recorded game keeps over the whole game (docs/security.md)
-MAX_EVENT_SIZE = 10_000_000   # their size between two decisions: characters (docs/security.md)
+MAX_EVENT_SIZE = 10_000_000   # their size between two decisions: bytes (docs/security.md)
 MAX_GAME_EVENT_SIZE = 50_000_000   # their size over the whole game (docs/security.md)
 NUMBER_WIDTH = 20   # characters of the widest whole number a game stores ("-9223372036854775807")
+WIDE = 6   # what a character of a text not printable ASCII counts: the most it takes kept
 
 _INT = {int}
 Kept = tuple[int, int]   # a game's events recorded so far: (how many, their size)
@@ -30,28 +34,31 @@ def unit(rules) -> int:
     return max(NUMBER_WIDTH, rules.widest_label)
 
 
+def text_size(text: str) -> int:
+    """What a text counts for (without the floor of a value): its characters, ``WIDE`` each
+    unless it is all printable ASCII."""
+    return len(text) if text.isascii() and text.isprintable() else WIDE * len(text)
+
+
 def size(value, each: int) -> int:
-    """The size of an event (or of one of its values): its texts' characters, and ``each`` for
-    every other value in it (a number, a card, a seat; a name as a dict's key counts its
-    characters)."""
+    """The size of an event (or of one of its values): its texts' (``text_size``), ``each``
+    for every other value in it (a number, a card, a seat) and at least ``each`` for any value
+    (an empty text, list or record); a name as a dict's key counts its characters."""
     kind = type(value)
     if kind is str:
-        return len(value)
+        return max(text_size(value), each)
     if kind is dict:   # (an event: its fields' names and values)
         n = 0
         for k, v in value.items():
-            t = type(v)
-            n += (len(k) if type(k) is str else each) + (
-                len(v) if t is str else size(v, each) if t is list or t is tuple or t is dict else each)
-        return n
+            n += (len(k) if type(k) is str else each) + (each if type(v) is int else size(v, each))
+        return max(n, each)
     if kind is list or kind is tuple:
         if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
             return len(value) * each
         n = 0
         for v in value:
-            t = type(v)
-            n += len(v) if t is str else size(v, each) if t is list or t is tuple or t is dict else each
-        return n
+            n += each if type(v) is int else size(v, each)
+        return max(n, each)
     return each
 
 
@@ -75,7 +82,13 @@ class Events(list):
         grown, each = self.size, self.each
         for k, v in ev.items():   # (size(ev), its loop written here: an event is a dict of names mostly)
             t = type(v)
-            grown += len(k) + (len(v) if t is str else each if t is int else size(v, each))
+            if t is int or v is None:
+                grown += len(k) + each
+            elif t is str and v.isascii() and v.isprintable():
+                n = len(v)
+                grown += len(k) + (n if n > each else each)
+            else:
+                grown += len(k) + size(v, each)
         if len(self) >= self.room or grown > self.size_room:
             raise self.full(grown)
         self.size = grown
@@ -89,23 +102,25 @@ class Events(list):
         # (no value of the game in the message: a seat is told it whole)
         if len(self) >= MAX_EVENTS or grown > MAX_EVENT_SIZE:
             said = (f"more than {MAX_EVENTS} events" if len(self) >= MAX_EVENTS else
-                    f"events of more than {MAX_EVENT_SIZE} characters") + " since the last decision"
+                    f"events of more than {MAX_EVENT_SIZE} bytes") + " since the last decision"
             return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps each "
                                     f"decision's, and stops past this many", kind=said)
         said = (f"more than {MAX_GAME_EVENTS} events" if len(self) >= self.room else
-                f"events of more than {MAX_GAME_EVENT_SIZE} characters") + " in the game"
+                f"events of more than {MAX_GAME_EVENT_SIZE} bytes") + " in the game"
         return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps them all, "
                                 f"and stops past this many", kind=said)
 
 
 class KeptEvents(Events):
     """``S.ev`` where what reads the events can do with the first of them (an adapter's perfect
-    recall, adapters/recall.py): those within the bounds of ``Events`` are kept, the rest counted
-    (``dropped``), and the game plays on as it does unrecorded."""
+    recall, adapters/recall.py): those within the bounds of ``Events`` are kept, their size
+    bound ``share`` times larger (the seats' recalls, each bounded by what it is told), the rest
+    counted (``dropped``), and the game plays on as it does unrecorded."""
     __slots__ = ("dropped",)
 
-    def __init__(self, rules, before: Kept = (0, 0)) -> None:
+    def __init__(self, rules, before: Kept = (0, 0), share: int = 1) -> None:
         super().__init__(rules, before)
+        self.size_room *= share
         self.dropped = 0
 
     def append(self, ev) -> None:

@@ -62,12 +62,7 @@ class RulebookServer(LanguageServer):
     def lines(self, path: str) -> list[str]:
         """The lines of a file: the editor's text when it is open, else the file's."""
         doc = self.workspace.text_documents.get(self.uri_for(path))
-        if doc is not None:
-            return list(doc.lines)
-        try:
-            return read_file(path).decode("utf-8", "replace").splitlines(True)
-        except RulebookError:
-            return []
+        return list(doc.lines) if doc is not None else file_text(path).splitlines(True)
 
     def head(self, path: str) -> str:
         """The first characters of a file (navigation.HEAD): enough for its ``extends:`` line."""
@@ -233,6 +228,14 @@ def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
         ls.publish(file)
 
 
+def file_text(path: str) -> str:
+    """The text of a file on disk ("" where it cannot be read: its load says why)."""
+    try:
+        return read_file(path).decode("utf-8", "replace")
+    except RulebookError:
+        return ""
+
+
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "("]))
 def on_completion(ls: RulebookServer, params: types.CompletionParams):
     path, text, _, line, col = ls.at(params.text_document.uri, params.position)
@@ -316,9 +319,16 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
 def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]:
     """The texts of the files of the checked document's chain (``variants``: and of the
     variant files beside them that extend them)."""
+    chain, beside = _paths(ls, checked, variants)
+    return {p: "".join(ls.lines(p)) for p in [*chain, *beside]}
+
+
+def _paths(ls: RulebookServer, checked, variants: bool = True) -> tuple[list[str], list[str]]:
+    """The files of the checked document's chain, and (``variants``) the variant files beside
+    them that extend them."""
     read = lambda p: "".join(ls.lines(p))   # noqa: E731
     chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
-    return {p: read(p) for p in [*chain, *(navigation.extending(chain, ls.head) if variants else [])]}
+    return chain, navigation.extending(chain, ls.head) if variants else []
 
 
 MAX_CHECKED_FILES = 16   # files of a chain and variant files beside it checked for one references or rename
@@ -342,11 +352,34 @@ async def _references(ls: RulebookServer, found, checked):
     return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
 
 
+async def _id_references(ls: RulebookServer, entry, checked, new: str | None = None):
+    """Where the entry's id is written in the files of the chain and the variant files beside
+    it, and (``new``) why it cannot be renamed so, or None: as references of a name are found,
+    in the worker thread (the server keeps answering), the variant files not open in the editor
+    read and parsed there, of those whose text names the id at all ``MAX_CHECKED_FILES`` at
+    most."""
+    chain, beside = _paths(ls, checked)
+
+    def look(texts: dict[str, str]):
+        files = {p: texts[p] if p in texts else file_text(p) for p in chain}
+        files.update((p, texts[p]) for p in beside if p in texts)
+        looked = 0
+        for p in beside:
+            if p not in texts and looked < MAX_CHECKED_FILES:
+                text = file_text(p)
+                if str(entry[1]) in text or new is not None and new in text:
+                    files[p] = text
+                    looked += 1
+        problem = navigation.id_rename_problem(entry[0], new, files) if new is not None else None
+        return problem, navigation.id_references(entry[0], entry[1], files)
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
+
+
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
 async def on_references(ls: RulebookServer, params: types.ReferenceParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
-        ids = navigation.id_references(entry[0], entry[1], _files(ls, checked))
+        _, ids = await _id_references(ls, entry, checked)
         return [ls.to_location(loc, width) for loc, width in ids]
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
@@ -358,9 +391,7 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
 async def on_rename(ls: RulebookServer, params: types.RenameParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:   # the id of a list entry, and the changes that name it
-        files = _files(ls, checked)
-        problem = navigation.id_rename_problem(entry[0], params.new_name, files)
-        places = navigation.id_references(entry[0], entry[1], files)
+        problem, places = await _id_references(ls, entry, checked, params.new_name)
     else:
         found, checked = await _target(ls, params.text_document.uri, params.position)
         if found is None:

@@ -61,7 +61,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Callable, NoReturn
 
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
@@ -104,7 +104,10 @@ def events_out(rules, events) -> list[dict]:
         if "value" in ev and ev.get("ev") in ("set", "random", "reveal"):
             ev["value"] = _labelled(ev["value"], str(var_types.get(ev.get("var"))), label)
         out.append(ev)
-    return json.loads(json.dumps(out))   # tuples -> lists, exactly as a log reads back
+    plain: list[dict] = []   # (tuples -> lists, exactly as a log reads back: _BATCH events at a time,
+    for i in range(0, len(out), _BATCH):   # a line's text never built whole, LogWriter)
+        plain += json.loads(_ENCODE(out[i:i + _BATCH]))
+    return plain
 
 
 def _labelled(value, typ: str, label):
@@ -116,7 +119,7 @@ def _labelled(value, typ: str, label):
     return value
 
 
-def logged_decision(rules, S, i: int, n: int, events: type[Events] = Events, before: Kept = (0, 0)):
+def logged_decision(rules, S, i: int, n: int, events: Callable[..., Events] = Events, before: Kept = (0, 0)):
     """Apply option ``i`` of the pending decision of ``S`` (which records events, in a new
     ``events``; ``before``: the game's events kept before it, ``Events.kept``): (its log line, None), or (the
     error line, the RulebookError) when the rules fail on it."""
@@ -209,7 +212,8 @@ class LogWriter:
     the log with a ``stopped`` line instead (``why``: the size), and raises LogFull, so every
     log written is one ``replay`` and ``view`` read. Such a line of many events is written out
     ``_BATCH`` events at a time, and refused once its text so far is past the room left: never
-    built much larger (a decision's events are at most ``MAX_EVENT_SIZE``: engine/events.py)."""
+    built much larger (a decision's events are at most ``MAX_EVENT_SIZE``: engine/events.py;
+    ``events_out`` made them plain ``_BATCH`` at a time too)."""
 
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor

@@ -1,0 +1,136 @@
+"""The size of the events a recorded game keeps (engine/events.py): what each value costs to
+keep, whatever its shape or its characters."""
+import pytest
+
+import interpreter
+from interpreter.engine import events
+from interpreter.web.games import LiveGame
+
+GAME = """\
+game: g
+players: {min: 1, max: 1}
+limits: {steps: 1000000}
+vars:
+  L: {type: "TYPE", start: "START"}
+flow:
+  - repeat: 1000
+    steps:
+      - choose: {who: 0, options: "[1, 2]", as: x}
+      - repeat: 10
+        steps:
+          - set: {L: "L"}
+"""
+
+
+def _game(tmp_path, typ, start):
+    path = tmp_path / "g.yaml"
+    path.write_text(GAME.replace("TYPE", typ).replace("START", start), encoding="utf-8")
+    return interpreter.load(path)
+
+
+@pytest.mark.parametrize("typ, start", [("list[list[int]]", "map(1..1000, to: [])"),
+                                        ("list[str]", "map(1..1000, to: '')")])
+def test_empty_values_count_what_keeping_them_costs(tmp_path, monkeypatch, typ, start):
+    # an empty list or text counted nothing: a live game setting a list of 10,000 of them grew
+    # 40 MB a second without end, and a log's one decision past 3 GB. Every value counts at
+    # least a number's width, so such a game stops on the size as any other
+    rules = _game(tmp_path, typ, start)
+    assert events.size([], 20) == events.size("", 20) == events.size({}, 20) == 20
+    assert events.size([[], ""], 20) == 40
+    S = rules.new_game(1, 0, record=True)
+    S.ev = events.Events(rules)
+    S.apply_index(0)
+    assert S.ev.size >= 10 * 1000 * 20
+    monkeypatch.setattr(events, "MAX_GAME_EVENT_SIZE", 1_000_000)
+    live = LiveGame(rules, 1, 0, "random")
+    assert "events of more than 1000000 bytes in the game" in live.error
+    assert len(live.positions) == 6   # (the setup, four decisions of 200,000 and more, the error)
+
+
+def test_a_text_counts_the_bytes_it_may_take_kept(tmp_path, monkeypatch):
+    # a text counted its characters, an emoji one where it takes 4 bytes in memory and in a log,
+    # 12 in JSON's escapes: a live game setting emoji held 412 MB where ASCII held 92. A character
+    # of a text not printable ASCII counts WIDE = 6, the most one takes kept
+    assert events.size("abc", 1) == 3
+    assert events.size("😀é\x01", 1) == events.size({"ab": "😀é\x01"}, 1) - 2 == 3 * events.WIDE
+    assert events.text_size("a" * 30) == 30 and events.text_size("a\n") == 12
+    sizes = {}
+    for text in ("a", "😀"):
+        rules = _game(tmp_path, "str", f"'{text * 1000}'")
+        S = rules.new_game(1, 0, record=True)
+        S.ev = events.Events(rules)
+        S.apply_index(0)
+        sizes[text] = S.ev.size
+    assert sizes["😀"] - sizes["a"] == 10 * 1000 * (events.WIDE - 1)
+
+
+SECRET = """\
+game: g
+players: {min: 2, max: 2}
+counters:
+  c: 0
+vars:
+  _s: {type: str, start: "''"}
+flow:
+  - choose: {who: 0, options: "['a', 'TEXT']", as: _s}
+  - set: {_s: "_s"}
+  - repeat: 10
+    steps:
+      - gain: {counter: c}
+  - choose: {who: 1, options: "[1, 2]", as: x}
+"""
+
+
+def test_a_seats_recall_is_cut_by_what_it_is_told(tmp_path, monkeypatch):
+    # seat 1's recall was cut by the size of the move's events, the text seat 0 chose in secret
+    # counted: it was told 7 or 6 public gains depending on that text. Each seat's recall is
+    # bounded by the size of what it is told, as stored (its JSON text): a text not ASCII counts
+    # 4 bytes a character, and is stored as it is, an emoji not 12 characters of escapes
+    from interpreter.adapters import openspiel
+    path = tmp_path / "g.yaml"
+    monkeypatch.setattr(events, "MAX_EVENT_SIZE", 500)
+    for text, wide in (("b" * 50, 1), ("😀" * 10, 4)):
+        path.write_text(SECRET.replace("TEXT", text), encoding="utf-8")
+        told = []
+        for option in (0, 1):
+            state = openspiel.load_game(str(path), players=2).new_initial_state()
+            state.apply_action(state.legal_actions()[option])
+            told.append(state.information_state_string(1))
+        assert told[0] == told[1] and "more events not recalled" in told[0]
+        assert told[0].count('"gain"') == 8   # (of 10: 58 bytes each, within 500 with the set's)
+        path.write_text(SECRET.replace("TEXT", text).replace("_s", "s"), encoding="utf-8")   # (told to all)
+        state = openspiel.load_game(str(path), players=2).new_initial_state()
+        state.apply_action(state.legal_actions()[1])
+        told = state.information_state_string(1)
+        recalled = told.split("\n", 1)[0]   # (the move recalled; then the observation)
+        assert recalled.count(text) == 2 and "\\ud83d" not in recalled   # (the action and the set's value)
+        # the set's event, 86 characters of JSON (46 with emoji), and each gain 58, with their brackets and
+        # commas: 4 bytes a character with emoji, so fewer gains within a move's 500
+        assert told.count('"gain"') == (7 if wide == 1 else 1)
+
+
+def test_a_log_line_of_many_events_is_never_built_whole(tmp_path, monkeypatch):
+    # events_out turned a decision's events to plain data through one json.dumps of them all
+    # (118 million characters for one line of emoji texts) before the log wrote them 256 at a
+    # time: every text made of them is of 256 events at most
+    import json
+    from interpreter.play import agents
+    from interpreter.play.logs import gamelog
+    path = tmp_path / "g.yaml"
+    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n"
+                    "  - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
+                    "  - repeat: 2000\n    steps:\n      - gain: {counter: c}\n")
+    longest = [0]
+
+    def measured(encode):
+        def text(*a, **k):
+            out = encode(*a, **k)
+            longest[0] = max(longest[0], len(out))
+            return out
+        return text
+    monkeypatch.setattr(json, "dumps", measured(json.dumps))
+    monkeypatch.setattr(gamelog, "_ENCODE", measured(gamelog._ENCODE))
+    gamelog.play_game(interpreter.load(path), 1, 0, agents.make_agents("first", 1, 0), log=tmp_path / "a.jsonl")
+    line = (tmp_path / "a.jsonl").read_text().splitlines()[2]
+    assert line.count('"gain"') == 2000
+    assert longest[0] < len(line) / 7   # (256 events of 2,000)
