@@ -113,7 +113,7 @@ class MembershipNodes(SetNodes):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
         if is_list(tb) and nesting.holds_lists(held):   # each list inside compared, as == compares two
-            walks.looked_through(self, n, right, held, op)
+            walks.looked_through(self, n, right, held, nesting.held_as(self, n.children[0], ta), op)
         as_set, zones = False, shared_zones(b) if ta == CARD and is_list(tb) else None
         recorded = zones is not None and pure_value(a) and all(z in self.names.recorded for z in zones)
         if is_list(tb) and not nesting.holds_lists(held) and not asked and not recorded:   # (a MEMBERSHIP call's test: its own)

@@ -150,11 +150,12 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
                        f"elements{DECLARE}")
 
 
-def looked_through(c: Any, n: Any, hay: Any, typ: str, op: str) -> None:
+def looked_through(c: Any, n: Any, hay: Any, typ: str, needle: str, op: str) -> None:
     """Node ``n`` is ``x in L`` of a list ``L`` that may hold lists (``typ``: its type, any where it is
-    made of a value of type any, nesting.py ``held_as``): each list inside compared with x, as ``==``
-    compares two, so every element inside them read; noted as charged for values of type any."""
-    walk = elements(c, hay, typ)
+    made of a value of type any, nesting.py ``held_as``; ``needle``: x's, alike): each list inside
+    compared with x, as ``==`` compares two, so every element inside them read where x may be a list
+    (else each element compared once: a number is no list); noted as charged for values of type any."""
+    walk = elements(c, hay, typ, deep=nesting.may_hold_lists(needle))
     if typ != ANY:
         walked(c, n, walk, WALK_WORK, f"'{op}' of a list of lists")
         return
