@@ -310,3 +310,12 @@ def test_a_number_looked_for_in_a_list_made_of_an_untyped_value_is_compared_once
     for seed in range(2):
         ran = played(rules, seed)
         assert ran[2] is None and ran == played(reference(rules), seed)
+
+
+def test_groups_by_a_key_that_may_be_a_list_weighs_each_key_written_out(tmp_path):
+    # a key that is a list is written out to be compared by value (market.py _groups): each of the
+    # 10,000 elements a may hold, for each element grouped (before: 160 an element, whatever its key)
+    with pytest.raises(interpreter.RulesetError, match=r"groups\(\) of keys that may be lists, each written out, walks "
+                       r"up to 30,000 elements: declare its type"):
+        game(tmp_path, "count(groups(1..3, by: a if it > 0 else 0)) > 0", vars=UNTYPED)
+    assert charged(game(tmp_path, "count(groups(1..3, by: [it])) > 0", name="l.yaml")) < 20

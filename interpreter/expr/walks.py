@@ -164,6 +164,21 @@ def looked_through(c: Any, n: Any, hay: Any, typ: str, needle: str, op: str) -> 
                    f"walks up to {walk:,} elements{DECLARE}")
 
 
+def grouped_by(c: Any, n: Any, key: Any, typ: str, count: int, what: str) -> None:
+    """Node ``n`` puts ``count`` elements in groups by the value of ``key`` (of type ``typ``): a key
+    that may be a list (of a list type, or of type any or made of one: nesting.py ``held_as``) is
+    written out to be compared by value (mechanics/market.py ``_groups``), every element inside it,
+    at ``KEY_WORK`` each (measured 40 for a whole number to 160 for a list inside); noted as charged
+    for values of type any where it is one."""
+    held = nesting.held_as(c, key, typ)
+    if not nesting.may_hold_lists(held):
+        return
+    walk = count * elements(c, key, held)
+    with untyped(c) if held == ANY else nullcontext():
+        c.add_cost(walk * KEY_WORK, n, f"{what} of keys that may be lists, each written out, walks up to {walk:,} "
+                   f"elements" + (DECLARE if held == ANY else ""))
+
+
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)
 # what a value compared or looked in may declare to be weighed as what it is: the one text of it, in
 # the expression's message (DECLARE) and the hint of its step's (building/bounded.py UNTYPED_HINT)
