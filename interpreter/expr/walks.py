@@ -168,8 +168,9 @@ def grouped_by(c: Any, n: Any, key: Any, typ: str, count: int, what: str) -> Non
     """Node ``n`` puts ``count`` elements in groups by the value of ``key`` (of type ``typ``): a key
     that may be a list (of a list type, or of type any or made of one: nesting.py ``held_as``) is
     written out to be compared by value (mechanics/market.py ``_groups``), every element inside it,
-    at ``KEY_WORK`` each (measured 40 for a whole number to 160 for a list inside); noted as charged
-    for values of type any where it is one."""
+    at ``KEY_WORK`` each, beyond the grouping's own ``GROUP_WORK`` (measured 9 to 22 an element for
+    keys of 10 or more, 160 in all for keys of one: ``benchmarks/walk_costs.py --nested``); noted as
+    charged for values of type any where it is one."""
     held = nesting.held_as(c, key, typ)
     if not nesting.may_hold_lists(held):
         return
