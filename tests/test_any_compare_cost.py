@@ -319,3 +319,12 @@ def test_groups_by_a_key_that_may_be_a_list_weighs_each_key_written_out(tmp_path
                        r"up to 30,000 elements: declare its type"):
         game(tmp_path, "count(groups(1..3, by: a if it > 0 else 0)) > 0", vars=UNTYPED)
     assert charged(game(tmp_path, "count(groups(1..3, by: [it])) > 0", name="l.yaml")) < 20
+
+
+def test_text_of_a_value_made_of_an_untyped_one_is_refused_as_text_of_the_untyped_one_is(tmp_path):
+    # it may be the list of 10,000 elements a holds, written out at every run (before: weighed as
+    # a whole number written, 20 characters)
+    with pytest.raises(interpreter.RulesetError, match=r"error\[type\]: text\(\) writes a number, a condition, a text, "
+                       r"a card, a player or a team, got a value made of one of type any, which may be a list"):
+        game(tmp_path, "text(a if x == 0 else 0) != ''", vars=UNTYPED)
+    assert charged(game(tmp_path, "text(x if x == 0 else 0) != ''", vars=UNTYPED, name="n.yaml")) == 0
