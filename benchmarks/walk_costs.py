@@ -7,7 +7,7 @@ into its time).
     python benchmarks/walk_costs.py              # each walk: operations per element, both compiles
     python benchmarks/walk_costs.py --combos     # combos()' searches: time per operation counted
     python benchmarks/walk_costs.py --diams 200  # the most work a search counted in 200 Diam's games
-    python benchmarks/walk_costs.py --nested     # distinct() and 'in' over lists of lists: per element inside
+    python benchmarks/walk_costs.py --nested     # distinct(), 'in' and groups()' keys over lists of lists: per element inside
     python benchmarks/walk_costs.py --text       # strings joined, compared, searched, written: per character
     python benchmarks/walk_costs.py --flat       # distinct() and 'in' over flat lists, a set looked in from a loop
 
@@ -112,9 +112,9 @@ def _report(S, run, op, cases) -> None:
 
 
 def nested() -> None:
-    """distinct() of lists (each copied and hashed, a key made for each list) and a list looked
-    for among lists equal to it but for their last element, lists of 1 to 9,999 (operations per
-    element inside, or per list for lists of 1)."""
+    """distinct() of lists (each copied and hashed, a key made for each list), a list looked
+    for among lists equal to it but for their last element, and groups() by keys that are lists
+    (each written out), lists of 1 to 9,999 (operations per element inside, or per list for lists of 1)."""
     S, run, op = _setup()
     rnd, cases = random.Random(2), []
     for width in (1, 10, 100, 1_000, 9_999):
@@ -129,7 +129,8 @@ def nested() -> None:
                   ("count(distinct(ss))", count * width, f"{count:,} equal lists of {width:,}",
                    lambda S, f=lists: f(S, same=True)),
                   ("(1 if s in ss else 0)", count * width, f"{count:,} near lists of {width:,}",
-                   lambda S, f=lists: f(S, same=True))]
+                   lambda S, f=lists: f(S, same=True)),
+                  ("count(groups(ss, by: it))", count * width, f"{count:,} keys, lists of {width:,}", lists)]
     _report(S, run, op, cases)
 
 

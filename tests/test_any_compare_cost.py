@@ -265,3 +265,66 @@ def test_a_value_made_of_an_untyped_one_in_a_filter_is_refused_as_the_untyped_on
         game(tmp_path, "count(1..10000 where (a if it > 0 else 0) == (b if it > 0 else 0)) > 0", vars=UNTYPED)
     # made of numbers alone, it is a number: nothing to walk
     assert charged(game(tmp_path, "(x if x == 0 else 0) == (x if x > 0 else 1)", name="n.yaml")) == 0
+
+
+# the other readers of a value made of one of type any weigh it by what it may hold too (nesting.py
+# ``held_as``): distinct() keys it, 'in' compares the needle with each element, a filter's or a
+# by:'s element (it) is what the list may hold, a map()'s elements what its to: may be
+READERS = ["count(distinct([a if it > 0 else 0, b if it > 0 else 0])) > 0",
+           "(a if it > 0 else 0) in [b if it > 0 else 0]",
+           "count([a if it > 0 else 0] where it == b) > 0",
+           "highest([a if it > 0 else 0, b if it > 0 else 0], by: it) != none",
+           "max([a if it > 0 else 0, b if it > 0 else 0], by: it) != none",
+           "highest([a if it > 0 else 0, b if it > 0 else 0]) != none", "top([a if it > 0 else 0, 1]) != []"]
+
+
+@pytest.mark.parametrize("cond", READERS)
+def test_every_reader_of_a_value_made_of_an_untyped_one_weighs_what_it_may_hold(tmp_path, cond):
+    # each of them read 10,000 times walks up to the 10,000 elements a and b may hold (before:
+    # weighed as numbers, and a game running one took seconds a step within its budget)
+    with pytest.raises(interpreter.RulesetError, match=r"error\[limit\]: this step may take about"):
+        game(tmp_path, f"count(1..10000 where {cond}) > 0", vars=UNTYPED)
+
+
+def test_a_map_to_a_value_made_of_an_untyped_one_holds_what_it_may_hold(tmp_path):
+    # each of its 10,000 elements may be the list of 10,000 a holds: == walks them all
+    with pytest.raises(interpreter.RulesetError, match=r"'==' of a value made of one of type any, which may be a "
+                       r"list, walks up to 100,000,000 elements"):
+        game(tmp_path, "map(1..10000, to: a if it > 0 else 0) == map(1..10000, to: b if it > 0 else 0)", vars=UNTYPED)
+
+
+def test_a_reader_of_a_value_made_of_an_untyped_one_counts_alike_in_both_compiles(tmp_path):
+    rules = game(tmp_path, "count(distinct([a if x == 0 else 0, b])) > 0 and (a if x == 0 else 0) in [b]",
+                 vars=UNTYPED, budget=5000)
+    assert rules.steps[0].work >= 2 * 10_000 * 4
+    for seed in range(2):
+        assert played(rules, seed) == played(reference(rules), seed)
+
+
+def test_a_number_looked_for_in_a_list_made_of_an_untyped_value_is_compared_once_an_element(tmp_path):
+    # the list may hold lists (a holds [1]): no set of it is built (before: "a list cannot be an
+    # element of a set" stopped the game); a number is compared with each element once, no walk inside
+    rules = game(tmp_path, "count(1..100 where it in map(1..20, to: a if it > 1 else it)) > 0",
+                 vars='  a: {start: "[1]"}\n')
+    assert rules.steps[0].work < 100 * 20 * 20   # (each element a list of 10,000 walked: 100 x 20 x 40,000)
+    for seed in range(2):
+        ran = played(rules, seed)
+        assert ran[2] is None and ran == played(reference(rules), seed)
+
+
+def test_groups_by_a_key_that_may_be_a_list_weighs_each_key_written_out(tmp_path):
+    # a key that is a list is written out to be compared by value (market.py _groups): each of the
+    # 10,000 elements a may hold, for each element grouped (before: 160 an element, whatever its key)
+    with pytest.raises(interpreter.RulesetError, match=r"groups\(\) of keys that may be lists, each written out, walks "
+                       r"up to 30,000 elements: declare its type"):
+        game(tmp_path, "count(groups(1..3, by: a if it > 0 else 0)) > 0", vars=UNTYPED)
+    assert charged(game(tmp_path, "count(groups(1..3, by: [it])) > 0", name="l.yaml")) < 20
+
+
+def test_text_of_a_value_made_of_an_untyped_one_is_refused_as_text_of_the_untyped_one_is(tmp_path):
+    # it may be the list of 10,000 elements a holds, written out at every run (before: weighed as
+    # a whole number written, 20 characters)
+    with pytest.raises(interpreter.RulesetError, match=r"error\[type\]: text\(\) writes a number, a condition, a text, "
+                       r"a card, a player or a team, got a value made of one of type any, which may be a list"):
+        game(tmp_path, "text(a if x == 0 else 0) != ''", vars=UNTYPED)
+    assert charged(game(tmp_path, "text(x if x == 0 else 0) != ''", vars=UNTYPED, name="n.yaml")) == 0

@@ -71,6 +71,14 @@ def test_an_amount_of_type_any_is_checked_a_whole_number_where_it_runs(tmp_path,
         f"numbers: expected a whole number, got {got}" in out[3].splitlines()[0]
 
 
+def test_a_pay_any_with_no_counter_to_pay_from_names_what_it_checks(tmp_path):
+    # (before: "counter 'any' holds whole numbers", a counter the ruleset has not)
+    out = outcome(tmp_path, "'two'", 'pay: {who: 0, costs: {}, any: "loose"}')
+    assert out[2] == "GameError" and out[3].splitlines()[0].endswith(
+        "g.yaml:17:5: error[runtime]: in pay: a pay's any: counts units, whole numbers: expected a whole number, "
+        "got 'two'")
+
+
 @pytest.mark.parametrize("item, pos, left", [(ADVANCE_BY, 2, 20), (ADVANCE_MAX, 2, 20), (PAY_ANY, 0, 17)],
                          ids=["advance-by", "advance-max", "pay-any"])
 def test_a_whole_amount_of_type_any_runs_as_a_number_does_and_reloads(tmp_path, item, pos, left):

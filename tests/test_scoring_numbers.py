@@ -84,3 +84,28 @@ def test_numbers_score_and_break_ties_as_before(tmp_path):
     S = ended(rules)
     assert S.scores() == [1, 1] and S.winners() == [0] and S.breakdown() == [{"q": 1, "r": 0}] * 2
     assert rules.scoring.decided(S)["by"] == "tiebreak"
+
+
+@pytest.mark.parametrize("tiebreaks", ['["10 // me"]', '["n if me == 0 else 0"]', '["10 // me", "n"]'],
+                         ids=["raises", "none-first-seat", "both"])
+def test_a_category_that_is_none_is_blamed_before_any_tiebreak(tmp_path, tiebreaks):
+    # category p is none for seat 1 alone; a tie-break raises (10 // 0) or is none for seat 0, which
+    # the sum of the scores never read (before: the raise gave up, "in ?: '+' cannot combine int and
+    # none" unlocated; the none of seat 0's tie-break was blamed, read before seat 1's category)
+    text = SCORED % ("0", '{p: "n if me == 1 else 0", q: "1"}', tiebreaks)
+    col = text.splitlines()[LINE - 1].index('"n if me == 1 else 0"') + 1
+    for rules in (load_text(tmp_path, text), reference(load_text(tmp_path, text))):
+        for read in ("scores", "winners", "breakdown"):
+            assert failure(rules, read).endswith(f"g.yaml:{LINE}:{col}: error[runtime]: in scoring category p: "
+                                                 "scoring category 'p' is a number: expected a number, got none")
+
+
+def test_a_tiebreak_that_is_none_for_a_later_seat_is_located_at_it(tmp_path):
+    # the scores add up; the first tie-break raises for no seat tied, the second is none for seat 1
+    text = SCORED % ("0", '{q: "1"}', '["picked - picked", "n if me == 1 else 0"]')
+    col = text.splitlines()[LINE - 1].index('"n if me == 1 else 0"') + 1
+    for rules in (load_text(tmp_path, text), reference(load_text(tmp_path, text))):
+        assert ended(rules).scores() == [1, 1]
+        for first in (failure(rules, "winners"), _decided_failure(rules)):
+            assert first.endswith(f"g.yaml:{LINE}:{col}: error[runtime]: in scoring tiebreak: a scoring tiebreak is a "
+                                  "number: expected a number, got none")

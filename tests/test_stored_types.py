@@ -149,9 +149,23 @@ def test_a_counter_set_to_a_value_of_type_any_holds_a_whole_number(tmp_path):
 
 
 def test_a_counter_set_to_a_fraction_is_an_error_at_load(tmp_path):
-    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:13:\d+: error\[type\]: counter 'coins' holds whole "
-                                                      r"numbers, got num"):
+    # the one check of what a counter is given (counters.py may_be_fraction), as an amount's
+    with pytest.raises(interpreter.RulesetError, match=r"g.yaml:13:\d+: error\[type\]: a counter holds whole "
+                                                      r"numbers, and this value may have a fraction: divide with //"):
         load_text(tmp_path, COUNTER.replace('"loose"', '"loose / 2"') % "3")
+
+
+@pytest.mark.parametrize("counters", ["coins: {owner: player, start: \"5 / 2\"}",
+                                      "coins: {start: \"num_players / 4\"}",
+                                      "coins: {keys: [a, b], start: \"5 / 2\"}"])
+def test_a_counter_start_that_may_have_a_fraction_is_an_error_at_load(tmp_path, counters):
+    # (before: the load passed, and every game stopped as it started: 'expected a whole number, got 2.5')
+    text = tiny_ruleset(f"counters:\n  {counters}\nflow:\n  - choose: {{who: 0, options: \"[1, 2]\", as: pick}}\n")
+    with pytest.raises(interpreter.RulesetError) as e:
+        load_text(tmp_path, text)
+    assert str(e.value).count("error[type]: a counter holds whole numbers, and this start may have a fraction: "
+                              "divide with //") == 1
+    assert '"coins' in load_text(tmp_path, text.replace("/", "//"), "whole.yaml").new_game(2, seed=0).to_json()
 
 
 AMOUNTS = tiny_ruleset("""counters:

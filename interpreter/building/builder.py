@@ -23,12 +23,13 @@ from ..expr.names import RECORD, VIEWS
 from ..expr.limits import MAX_STEP_BUDGET, STEP_WORK_UNIT
 from ..expr.parser import as_expr, parse
 from ..expr.runtime import attribute_index, list_bound
-from ..expr.types import ANY, BOOL, INT, NUM
+from ..expr.types import ANY, BOOL, NUM
 from ..expr.walks import untyped_work
 from ..loading.kept import compiled
 from ..mechanics import STEP_KINDS, Sequence, StepScope
 from ..mechanics.base import SECTIONS, Effects
 from ..mechanics.contract import LIMITS_KEYS, key_named
+from ..mechanics.counters import counter_starts
 from ..mechanics.cards import take_out
 from .view_hints import view_hints
 from ..mechanics.flow import Conditional
@@ -386,9 +387,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             self.fx.compile_named(name)
         self.triggers.build(self, d.get("triggers"), len(cards))
         r.triggers = self.triggers
-        r.counter_start = {name: self.expr(decl.get("start", 0), ("counters", name.split(".")[0], "start"),
-                                           has_me=False, expect=INT)   # (a family's counters: the family's start)
-                           for name, decl in self.counter_decl.items()}
+        r.counter_start = counter_starts(self, self.counter_decl)
         r.var_start = self.var_starts()
         r.setup = self.effects(d.get("setup"), ("setup",), has_me=False)
         r.setup_loc = self.smap.key_loc(("setup",))   # (where a runtime error of setup is reported)

@@ -177,14 +177,16 @@ def as_typed(S, typ: str, where: str, value):
     return value
 
 
-def as_whole(name: str, value):
+def as_whole(name: str, value, subject: str | None = None):
     """``value``, of type any, about to be stored in counter ``name`` or added to it or taken from
     it (a ``set``, a gain's, a lose's or a transfer's amount, its start): itself, or the runtime
     error of one that is no whole number (none too: a counter is never none), as a saved state's
-    counters are held to (generated code calls it as ``_whole``)."""
+    counters are held to (generated code calls it as ``_whole``). ``subject``: what the message
+    says holds whole numbers, where it is no counter (a pay's ``any:`` with no counter to pay from)."""
+    subject = subject or f"counter '{name}' holds whole numbers"
     try:
-        need(value is not None, f"counter '{name}' holds whole numbers: expected a whole number, got none")
-        check_value(value, INT, f"counter '{name}' holds whole numbers", {})
+        need(value is not None, f"{subject}: expected a whole number, got none")
+        check_value(value, INT, subject, {})
     except Bad as e:
         raise ExprRuntimeError(str(e), "a counter given no whole number") from None
     return value

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from lark import Tree
 
-from . import known, runtime, texts, walks
+from . import known, nesting, runtime, texts, walks
 from .walks import RANK_WORK, WALK_WORK, walked
 from .arity import check_arity, list_arg
 from .code import AnyLoop, any_loop, Count, Filter, Size, Hoisted, KeyLookup, Mapped, Not, Ranked, Summed, code, lookup, lookup_table, shape, walkable, \
@@ -173,6 +173,7 @@ def _extreme(fname, helper):
         if "by" not in kw:
             if not is_numeric(elem(typ)):
                 raise ExprError(f"{fname}() needs by: to order a list of {elem(typ)}", offset_of(n), code="arity")
+            walks.ranked(c, n, args[0], elem(typ), f"{fname}()")   # (its elements made of one of type any compared)
             var, s = "_x", "_x"
             c.holds_loop(True)   # (key_fn writes lambda _x: _x)
         else:
@@ -247,7 +248,7 @@ def b_distinct(c, n, scope, args, kw):
     c.sized(n, c.size(args[0]))
     known.inherited(c, n, args[0])
     walks.spread_as(c, n, args[0])
-    walks.keyed(c, n, args[0], typ, "distinct()")
+    walks.keyed(c, n, args[0], nesting.held_as(c, args[0], typ), "distinct()")   # (made of any: keyed as any)
     texts.holds_of(c, n, [args[0]])
     mapped = shape(src)
     if isinstance(mapped, Mapped) and mapped.lookup is not None and mapped.lookup[1] == "attr" \

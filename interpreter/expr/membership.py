@@ -104,18 +104,19 @@ class MembershipNodes(SetNodes):
         if tb == STR and ta not in (STR, ANY):
             raise ExprError(f"'{op}' with a str on its right needs a str on its left, got {ta}",
                             offset_of(n.children[0]), code="type")
-        if tb == ANY:   # a list looked in, or a string searched where the needle may be one: the costlier
-            walks.looked_in(self, n, (n.children[0], ta), right, op)
+        held = nesting.held_as(self, right, tb)   # (a list made of a value of type any: what it may hold)
+        if tb == ANY or held == ANY and not is_list(tb):   # a list looked in, or a string searched where the needle may be one: the costlier
+            walks.looked_in(self, n, (n.children[0], nesting.held_as(self, n.children[0], ta)), right, op)
         elif tb == STR:   # a string looked for inside another
             texts.searched(self, n, n.children[0], right, op)
         if is_list(tb) and not comparable(ta, elem(tb)):
             raise ExprError(f"'{op}' looks for a {ta} in a list of {elem(tb)}: always false",
                             offset_of(n.children[0]), code="type")
-        if is_list(tb) and nesting.holds_lists(tb):   # each list inside compared, as == compares two
-            walks.walked(self, n, walks.elements(self, right, tb), walks.WALK_WORK, f"'{op}' of a list of lists")
+        if is_list(tb) and nesting.holds_lists(held):   # each list inside compared, as == compares two
+            walks.looked_through(self, n, right, held, nesting.held_as(self, n.children[0], ta), op)
         as_set, zones = False, shared_zones(b) if ta == CARD and is_list(tb) else None
         recorded = zones is not None and pure_value(a) and all(z in self.names.recorded for z in zones)
-        if is_list(tb) and not nesting.holds_lists(tb) and not asked and not recorded:   # (a MEMBERSHIP call's test: its own)
+        if is_list(tb) and not nesting.holds_lists(held) and not asked and not recorded:   # (a MEMBERSHIP call's test: its own)
             as_set = self._kept_as_set(a, right, b, ta in _HASHED and elem(tb) in _HASHED, scope)
             self._looked_up(n, right, as_set, op)
         if zones is not None:   # a card looked for in shared zones: their record serves (building/record.py)

@@ -22,7 +22,7 @@ from lark import Tree
 from . import texts
 from .known import declared, known
 from .runtime import list_bound
-from .types import ANY, STR, elem, is_list, is_map, joined, map_value
+from .types import ANY, STR, elem, is_list, is_map, joined, map_value, walked
 
 INNER = "inner"   # (the key of a node's depth bound among the facts of the nodes, Compiler.fact)
 PROVEN = "proven"   # (the type a node's value is proven of: ``proven``)
@@ -83,7 +83,9 @@ def innered(c: Any, n: Any, bound: int) -> None:
 def deepest(c: Any, typed) -> int:
     """The longest list in any of these values or inside them (items of a list written out,
     the value of a map(), ...), given as (node, its type): a value that is no list or map adds
-    nothing, and one whose elements hold no lists (a zone, ``[1, 2]``, ``players``) its own length."""
+    nothing, and one whose elements hold no lists (a zone, ``[1, 2]``, ``players``) its own length;
+    one made of a value of type any (``held_as``) what that may be."""
+    typed = [(x, held_as(c, x, t)) for x, t in typed]
     return max((max(c.size(x) if may_hold_lists(t) else 1, inner(c, x) if holds_lists(t) else 1)
                 for x, t in typed), default=1)
 
@@ -110,10 +112,13 @@ def element_of(c: Any, n: Any, coll: Any, typ: str) -> None:
 
 
 def bind_element(c: Any, var: str, coll: Any, typ: str) -> None:
-    """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as."""
-    if may_hold_lists(elem(typ)):
+    """``var`` goes over the elements of list ``coll`` (a filter's, a by:'s): what it is read as;
+    where the list is made of a value of type any (``held_as``), each element may be what that is."""
+    loose = held_as(c, coll, typ) == ANY
+    if may_hold_lists(elem(typ)) or loose:
         c.know(var, "element", inner(c, coll), anywhere=True)
         c.know(var, TOTAL, c.fact(coll, TOTAL), anywhere=True)   # (no more than the whole holds)
+    c.know(var, PROVEN, ANY if loose else None, anywhere=True)
     c.know(var, texts.INSIDE, texts.inside(c, coll) if elem(typ) == STR else None, anywhere=True)
 
 
@@ -127,6 +132,8 @@ def element_read(c: Any, n: Any, found: tuple) -> tuple:
         if c.fact(str(found[0]), TOTAL, anywhere=True) is not None:
             totalled(c, n, c.fact(str(found[0]), TOTAL, anywhere=True))
     texts.kept(c, n, c.fact(str(found[0]), texts.INSIDE, anywhere=True))
+    if c.fact(str(found[0]), PROVEN, anywhere=True) is not None:
+        c.know(n, PROVEN, c.fact(str(found[0]), PROVEN, anywhere=True))
     return found
 
 
@@ -141,6 +148,14 @@ def proven(c: Any, n: Any, typ: str) -> str:
     compiler). What a variable stores unchecked where it proves the declared type
     (mechanics/variables.py); the static type, which the code is written from, is unchanged."""
     return c.fact(n, PROVEN) or typ
+
+
+def held_as(c: Any, n: Any, typ: str) -> str:
+    """The type a reader that weighs work (a comparison, a walk, a key, a filter's element) weighs
+    node ``n``'s value (of static type ``typ``) as: any where it is made of a value of type any
+    (``proven``: ``loose if C else 0`` types as an int, yet may be the list ``loose`` holds), as a
+    store walks it (types.py ``walked``); else its static type."""
+    return walked(typ, proven(c, n, typ))
 
 
 def proven_of(c: Any, n: Any, parts) -> None:

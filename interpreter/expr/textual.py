@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from math import isfinite
 
-from . import runtime, texts
+from . import nesting, runtime, texts
 from .arity import check_arity
 from .parser import ExprError, offset_of
 from .runtime import beyond_bounds
@@ -69,6 +69,9 @@ def text_source(src: str, typ: str, node) -> str:
 def b_text(c, n, scope, args, kw):
     check_arity(n, args, kw, "text", 1)
     src, typ = c.node(args[0], scope)
+    if typ != ANY and nesting.held_as(c, args[0], typ) == ANY:   # (a value of type any is refused alike)
+        raise ExprError(f"text() writes {WRITES}, got a value made of one of type any, which may be a list",
+                        offset_of(args[0]), "declare its type (a variable's type:, a parameter's)", code="type")
     out = text_source(src, typ, args[0])
     texts.written(c, n, args[0], typ)
     if typ != STR:

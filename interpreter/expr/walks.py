@@ -20,7 +20,7 @@ from lark import Tree
 
 from . import nesting, texts
 from .runtime import MAX_STORED
-from .types import ANY, STR, list_of, walked as stored_as
+from .types import ANY, STR, list_of
 
 SET_LEAST = 16     # a flat list looked in from a loop is kept as a set where it may be longer (sets.py)
 WALK_WORK = 4      # an element a C-level loop reads (max, min, sum, any, all, ==, a range built, keys): measured 0.1 to 2.4
@@ -86,7 +86,7 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
     charged because a side is of type any is noted (``untyped``): the error or warning of a
     costly expression or step then says to declare its type."""
     written = ANY in (sides[0][1], sides[1][1])   # (else made of one: 'v if C else 0', typed int)
-    (left, lt), (right, rt) = sides = tuple((x, held_as(c, x, t)) for x, t in sides)
+    (left, lt), (right, rt) = sides = tuple((x, nesting.held_as(c, x, t)) for x, t in sides)
     walk = min(elements(c, x, t) for x, t in sides) if nesting.may_hold_lists(lt) and nesting.may_hold_lists(rt) else 0
     strings = STR in (lt, rt) and {lt, rt} <= {STR, ANY} or lt == rt == ANY
     held = min((c.fact(x, nesting.TEXTS) for x, _ in sides if c.fact(x, nesting.TEXTS) is not None), default=0)
@@ -101,20 +101,13 @@ def compared(c: Any, n: Any, sides: tuple, op: str) -> None:
             c.add_cost(work, n, f"'{op}' {what} walks up to {walk:,} elements{chars}" + (DECLARE if ANY in (lt, rt) else ""))
 
 
-def held_as(c: Any, n: Any, typ: str) -> str:
-    """The type a comparison weighs node ``n``'s value (of static type ``typ``) as: any where it is
-    made of a value of type any (nesting.py ``proven``: ``loose if C else 0`` types as an int, yet
-    may be the list ``loose`` holds), as a store walks it (types.py ``walked``); else its static type."""
-    return stored_as(typ, nesting.proven(c, n, typ))
-
-
 def ordered(c: Any, n: Any, sides: list, what: str) -> None:
     """Node ``n`` orders values (``sides``: (node, type) each, ``max(a, b)``): each but the first
     compared with the greatest (or least) of those before it, weighed as ``compared`` weighs two,
     against the one of the others that may hold the most (a number: nothing)."""
     def most(side: tuple) -> int:
         return elements(c, *side) if nesting.may_hold_lists(side[1]) else 0
-    sides = [(x, held_as(c, x, t)) for x, t in sides]
+    sides = [(x, nesting.held_as(c, x, t)) for x, t in sides]
     for i, side in enumerate(sides[1:], 1):
         compared(c, n, (side, max((*sides[:i], *sides[i + 1:]), key=most)), what)
 
@@ -126,7 +119,7 @@ def ranked(c: Any, n: Any, values: Any, typ: str, what: str, count: int = 0) -> 
     comparison reads up to the shorter's end, so all of them together at most every element inside
     the values (the list's, at every depth; each key's, ``count`` times), or each string compared
     up to its end: weighed the costlier way, as ``compared`` weighs two, and noted as charged for
-    values of type any, or made of one (``held_as``: ``max([loose, 0])``). Nothing for values of
+    values of type any, or made of one (nesting.py ``held_as``: ``max([loose, 0])``). Nothing for values of
     another type (numbers, strings whose bound is read)."""
     if typ != ANY and ANY not in nesting.proven(c, values, typ):
         return
@@ -155,6 +148,36 @@ def looked_in(c: Any, n: Any, needle: tuple, hay: Any, op: str) -> None:
         else:
             c.add_cost(walk * WALK_WORK, n, f"'{op}' of a value of type any, which may be a list, walks up to {walk:,} "
                        f"elements{DECLARE}")
+
+
+def looked_through(c: Any, n: Any, hay: Any, typ: str, needle: str, op: str) -> None:
+    """Node ``n`` is ``x in L`` of a list ``L`` that may hold lists (``typ``: its type, any where it is
+    made of a value of type any, nesting.py ``held_as``; ``needle``: x's, alike): each list inside
+    compared with x, as ``==`` compares two, so every element inside them read where x may be a list
+    (else each element compared once: a number is no list); noted as charged for values of type any."""
+    walk = elements(c, hay, typ, deep=nesting.may_hold_lists(needle))
+    if typ != ANY:
+        walked(c, n, walk, WALK_WORK, f"'{op}' of a list of lists")
+        return
+    with untyped(c):
+        c.add_cost(walk * WALK_WORK, n, f"'{op}' of a list made of a value of type any, which may hold lists, "
+                   f"walks up to {walk:,} elements{DECLARE}")
+
+
+def grouped_by(c: Any, n: Any, key: Any, typ: str, count: int, what: str) -> None:
+    """Node ``n`` puts ``count`` elements in groups by the value of ``key`` (of type ``typ``): a key
+    that may be a list (of a list type, or of type any or made of one: nesting.py ``held_as``) is
+    written out to be compared by value (mechanics/market.py ``_groups``), every element inside it,
+    at ``KEY_WORK`` each, beyond the grouping's own ``GROUP_WORK`` (measured 9 to 22 an element for
+    keys of 10 or more, 160 in all for keys of one: ``benchmarks/walk_costs.py --nested``); noted as
+    charged for values of type any where it is one."""
+    held = nesting.held_as(c, key, typ)
+    if not nesting.may_hold_lists(held):
+        return
+    walk = count * elements(c, key, held)
+    with untyped(c) if held == ANY else nullcontext():
+        c.add_cost(walk * KEY_WORK, n, f"{what} of keys that may be lists, each written out, walks up to {walk:,} "
+                   f"elements" + (DECLARE if held == ANY else ""))
 
 
 UNTYPED = "untyped"   # (the fact of the operations an expression's comparisons of values of type any are charged)

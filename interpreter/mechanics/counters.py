@@ -60,6 +60,20 @@ def may_be_fraction(ctx, given, path, what: str) -> bool:
     return unproven(given.proven, INT)
 
 
+def counter_starts(ctx, declared: dict) -> dict:
+    """Each counter's compiled ``start:`` (a family's counters: the family's), held to a whole
+    number as what a counter is given is (``may_be_fraction``: of type num, an error at load, once a
+    family; of type any, or made of one, checked as the game starts, engine/ruleset.py)."""
+    starts, checked = {}, set()
+    for name, decl in declared.items():
+        path = ("counters", name.split(".")[0], "start")
+        starts[name] = ctx.expr(decl.get("start", 0), path, has_me=False, expect=INT)
+        if path not in checked:
+            checked.add(path)
+            may_be_fraction(ctx, starts[name], path, "start")
+    return starts
+
+
 def whole(fx, name, src: str, proven: str, written: bool = False) -> str:
     """``src``, a value proven of type ``proven`` (expr/nesting.py ``proven``) that counter ``name``
     is set to (``written``: a set, a reset), or gains or loses: itself where the load proves it a

@@ -43,7 +43,7 @@ from ..expr.nesting import deepest, innered
 from ..expr.parser import ExprError, offset_of
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import CARD, INT, NUM, elem, list_of
-from ..expr.walks import GROUP_WORK, walked
+from ..expr.walks import GROUP_WORK, grouped_by, walked
 from .market_actions import v_combos
 from .market_costs import BITS_PER_OP, COPY_WORK, MADE_WORK, MAX_SEARCH_WORK, MAX_SUM, TURN_WORK, largest_value, search_bound, \
     set_bound, sums_bound, sums_work, weights_of
@@ -439,10 +439,11 @@ def b_groups(c, n, scope, args, kw):
     if "by" not in kw:
         raise ExprError("groups() needs by:", offset_of(n), code="arity")
     src, typ = list_arg(c, scope, args[0], "groups")
-    var, s, _ = keyed_arg(c, scope, kw, typ, coll=args[0])
+    var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
     walked(c, n, c.size(args[0]), GROUP_WORK, "groups()")
+    grouped_by(c, n, kw["by"], t, c.size(args[0]), "groups()")   # (a key that may be a list: written out)
     c.sized(n, c.size(args[0]))   # (no more groups than elements)
     inherited(c, n, args[0])
     innered(c, n, deepest(c, [(args[0], typ)]))   # (nor more elements in a group)

@@ -104,7 +104,7 @@ class Pay(Step):
         froms = main.get("from", list(costs))
         if not isinstance(froms, list):
             froms = [froms]
-        s.any = _whole_cost(ctx, str(froms[0]) if froms else "any", any_fn, (*p, "any"))   # (a unit: a from counter's)
+        s.any = _whole_cost(ctx, str(froms[0]) if froms else None, any_fn, (*p, "any"))   # (a unit: a from counter's)
         s.from_names = [cls._counter(ctx, k, (*p, "from", i)) for i, k in enumerate(froms)]
         s.joker = cls._counter(ctx, main["joker"], (*p, "joker")) if "joker" in main else None
         s.units = list(dict.fromkeys([*s.cost_names, *s.from_names] + ([s.joker] if s.joker else [])))
@@ -337,13 +337,14 @@ def _beyond_budget(step, S, who: int, owed: int) -> None:
 
 def _whole_cost(ctx, name, fn, path):
     """A cost of counter ``name`` (``fn``; the units of any kind, paid by the ``from:`` counters, the
-    first named): a whole number, as the counter it is paid from holds (mechanics/counters.py
-    ``may_be_fraction``): one that may have a fraction an error at load, one of type any (or made of
-    one) checked where the pay starts (engine/values.py ``as_whole``)."""
+    first named; None where it names none): a whole number, as the counter it is paid from holds
+    (mechanics/counters.py ``may_be_fraction``): one that may have a fraction an error at load, one of
+    type any (or made of one) checked where the pay starts (engine/values.py ``as_whole``)."""
     if not may_be_fraction(ctx, fn, path, "cost"):
         return fn
+    subject = None if name is not None else "a pay's any: counts units, whole numbers"
 
     def checked(S, me, L):
-        return as_whole(name, fn(S, me, L))
+        return as_whole(name, fn(S, me, L), subject)
     checked.access = fn.access   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
     return checked

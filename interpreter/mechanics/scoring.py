@@ -82,9 +82,9 @@ class Scoring:
             if not field:
                 return []
             keys = {p: [sign * scores[p]] + [sign * tb(S, p, None) for tb in self.tiebreak] for p in field}
+            best = max(keys.values())
         except RUNTIME_ERRORS as e:
-            raise self._located(S, e) from None
-        best = max(keys.values())
+            raise self._located(S, e, field) from None
         return [p for p in field if keys[p] == best]
 
     def unranked(self, S) -> list[int]:
@@ -105,6 +105,7 @@ class Scoring:
             return {}
         sign = -1 if self.lowest_wins else 1
         scores = self.scores(S)
+        tied: list = []   # (the seats whose tie-breaks are read)
         try:
             field = [p for p in S.players if self.eligible is None or self.eligible(S, p, None)]
             unranked = [p for p in S.players if p not in field]
@@ -125,37 +126,43 @@ class Scoring:
                 tied = left
             return {"by": "shared", "tied": tied, "score": scores[tied[0]], **out}
         except RUNTIME_ERRORS as e:
-            raise self._located(S, e) from None
+            raise self._located(S, e, tied) from None
 
-    def _located(self, S, e):
+    def _located(self, S, e, tied: list | None = None):
         """A runtime error of a scoring expression as a GameError located at that expression; one
         of adding or ordering their values (a category or tie-break of type int that is none) at
-        the first of them that is none (``_none_read``)."""
+        the first of them that is none (``_none_read``), the tie-breaks of the seats ``tied`` (those
+        the failing operation ordered: none, where it only added up the categories) among them."""
         for fn, what, loc in self.origins:
             if raised_in(e, fn):
                 tag_origin(e, what, loc)
                 break
         else:
-            e = self._none_read(S) or e
+            e = self._none_read(S, tied or []) or e
         return located(S, e)
 
-    def _none_read(self, S) -> Exception | None:
-        """The error of the first category, then tie-break, whose value is none for a seat, in the
-        order the scores and the ranking read them, located at it; None if none is. A value of type
-        int or num may be none (a variable not set, ``first`` of nothing), which no check reads where
-        the load proves the type (``_numbered``): the sum or the order of the values fails on it,
-        and only then are they read again, so a game that scores pays nothing for it."""
-        named = [*((fn, f"scoring category '{name}'") for name, fn in self.categories),
-                 *((fn, "a scoring tiebreak") for fn in self.tiebreak)]
-        try:
-            for p in S.players:
-                for (fn, subject), (_, what, loc) in zip(named, self.origins):   # (categories', tie-breaks', then eligible's)
-                    if fn(S, p, None) is None:
-                        e = ExprRuntimeError(_not_a_number(subject))
-                        tag_origin(e, what, loc)
-                        return e
-        except RUNTIME_ERRORS:
-            return None   # (another error first: the one raised stands)
+    def _none_read(self, S, tied: list) -> Exception | None:
+        """The error of the first category whose value is none for a seat, every category of every
+        seat first (the scores add them all up before any tie-break is read), then of the first
+        tie-break that is none for one of the seats ``tied``, located at it; None if none is. A value
+        of type int or num may be none (a variable not set, ``first`` of nothing), which no check
+        reads where the load proves the type (``_numbered``): the sum or the order of the values
+        fails on it, and only then are they read again, so a game that scores pays nothing for it.
+        One that raises when read again was not read by the operation that failed: passed over."""
+        count = len(self.categories)
+        named = [*((fn, f"scoring category '{name}'", origin, S.players)
+                   for (name, fn), origin in zip(self.categories, self.origins)),
+                 *((fn, "a scoring tiebreak", origin, tied) for fn, origin in zip(self.tiebreak, self.origins[count:]))]
+        for fn, subject, (_, what, loc), seats in named:
+            for p in seats:
+                try:
+                    value = fn(S, p, None)
+                except RUNTIME_ERRORS:
+                    continue
+                if value is None:
+                    e = ExprRuntimeError(_not_a_number(subject))
+                    tag_origin(e, what, loc)
+                    return e
         return None
 
 

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from ..engine.values import as_declared
 from ..expr.runtime import list_bound, stored_source
-from ..expr.types import ANY, INT, NONE, NUM, can_grow, elem, fits, holds_growing, is_list, joined, unproven, walked
+from ..expr.types import ANY, INT, NONE, can_grow, elem, fits, holds_growing, is_list, joined, unproven, walked
 from ..expr.names import var_ref, var_write
 from ..expr.nesting import in_all
 from ..expr.walks import CHECK_WORK
 from .base import effect_kind
 from .contract import Key
 from .cards import declared, owner_key
-from .counters import whole
+from .counters import may_be_fraction, whole
 
 
 @effect_kind("set", "set variables to the values of expressions", seat_noted=True)
@@ -100,9 +100,7 @@ def _set_counter(fx, em, key, text, path, locals, has_me):
     if name is None:
         return
     given = fx.ctx.expr(text, path, locals, has_me, INT)
-    if not fits(given.type, INT):   # (a fraction)
-        fx.ctx.error(f"counter '{name}' holds whole numbers, got {given.type}", path, "type",
-                     "divide with // for a whole number" if given.type == NUM else None)
+    may_be_fraction(fx.ctx, given, path, "value")   # (a fraction: an error at load)
     em.line(f"{dst} = {whole(fx, name, stored_source(given.source), given.proven, written=True)}")
     fx.event(em, f"{{'ev': 'set_counter', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'value': {dst}}}")
 
