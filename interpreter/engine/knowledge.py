@@ -20,8 +20,9 @@ The same record says which seats know the value of a private variable (``_name``
 observation shows), under the variable's name (a card is a number, a variable a name): the seat
 whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the list a
 simultaneous choice reveals into one, each seat that chose, which knows its own entry
-(mechanics/choose.py); and every seat, while no rule has written it since the game began (it
-holds its start: ``first_known``). Any other write of the variable clears it (expr/names.py
+(mechanics/choose.py). A variable no rule has written yet is not known for it: whether a rule
+wrote it may be hidden itself (a write under an ``if:`` that reads a hidden card), so its start
+tells nothing the worlds may keep. Any other write of the variable clears it (expr/names.py
 ``var_write``, ``State.set_var``): the rules may have set it from what the seat cannot see. A
 saved state keeps it in ``known``, by the variable's name; a state saved without such entries
 loads with nobody knowing a private value.
@@ -110,15 +111,6 @@ def _forget(S, zone: str, owner, seats: int) -> None:
                 kn[c] = m
             else:
                 del kn[c]
-
-
-def first_known(rules, players: int) -> dict:
-    """The knowledge record a game starts with, before its setup: every seat knows that each
-    private variable holds its start (the ruleset's ``start:``, else none), until a write of it
-    clears that (``var_write``, ``State.set_var``): a world keeps what no rule has written yet
-    (a ``_ender`` the rules set when a seat ends the game, while none has)."""
-    everyone = (1 << players) - 1
-    return {name: everyone for name in rules.names.vars if not rules.visibility.var_seers(name)}
 
 
 def tell(S, cards, mask: int) -> None:
