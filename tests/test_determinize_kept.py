@@ -247,3 +247,70 @@ def test_whether_a_rule_wrote_a_private_variable_under_a_hidden_condition_stays_
         worlds = {tuple(S.determinize(0, random.Random(i)).v["_hit"] for i in range(30)) for S in (wrote[0], unwritten[0])}
         assert len(worlds) == 1 and set(next(iter(worlds))) == {False, True}
         assert all("_hit" not in S.kn for S in games)
+
+
+def test_a_pay_saved_without_what_it_owed_loads_and_plays_on(tmp_path):
+    # a frame of four slots (saved before the units owed were kept): nothing paid, as far as a
+    # world can tell; the pay goes on
+    rules = load_text(tmp_path, PAY)
+    S = rules.new_game(2, 3, knowledge=True)
+    d = json.loads(S.to_json())
+    del d["stack"][-1][4]
+    T = rules.state_from_json(json.dumps(d))
+    D = T.determinize(1, random.Random(0))
+    assert D.stack[-1][2:] == [[1], 0, [1, 0]]
+    T.apply_index(0)
+    while not T.is_terminal():
+        T.apply_index(0)
+    assert T.c["gold"][0] + T.c["joker"][0] == 18 - 2 * T.v["_price"] + 1
+
+
+BOTH = """
+game: both
+players: {min: 2, max: 2}
+vars:
+  _x: any
+flow:
+  - choose: {simultaneous: true, options: "1..3", as: _x, prompt: vote}
+  - choose: {who: 0, options: "[[7], [8]]", as: _x, prompt: pick}
+  - choose: {who: 1, options: "[1, 2]", as: g, prompt: wait}
+scoring:
+  categories:
+    n: "0"
+"""
+
+
+def test_a_saved_state_of_a_list_a_single_choice_stored_where_a_simultaneous_one_reveals_loads(tmp_path):
+    # seat 0 chose [7] into _x, which a simultaneous choice writes too: one entry for two seats,
+    # and what seat 0 knows all the same
+    rules = load_text(tmp_path, BOTH)
+    S = rules.new_game(2, 1, knowledge=True)
+    for label in ("1", "2", "7"):
+        S.apply(label)
+    assert S.v["_x"] == [7] and S.kn == {"_x": 1}
+    T = rules.state_from_json(S.to_json())
+    assert T.determinize(0, random.Random(0)).v["_x"] == [7] and T.determinize(1, random.Random(0)).v["_x"] is None
+
+
+def test_a_pay_frame_whose_units_left_and_owed_do_not_fit_together_is_refused(tmp_path):
+    # one cost: the units left one entry, the units owed two (the cost's, any kind's), each at
+    # least what is left of it; a frame otherwise broke a world ("in pay: index out of range")
+    for rules in _both(load_text(tmp_path, PAY)):
+        S = rules.new_game(2, 3, knowledge=True)
+        d = json.loads(S.to_json())
+        price = S.v["_price"]
+        assert d["stack"][-1][2:] == [[price], price - 1, [price, price - 1]]
+        d["stack"][-1][3] = 0   # (none of any kind left)
+        for left, owed, fault in (([], [4, 0], r"units left to pay: one entry a cost \(1\), got 0"),
+                                  ([2, 2], [4, 0], r"units left to pay: one entry a cost \(1\), got 2"),
+                                  ([4], [], r"units owed: one entry a cost and one for any kind \(2\), got 0"),
+                                  ([4], [1], r"units owed: .*got 1"),
+                                  ([4], [0, 0, 0, 0], r"units owed: .*got 4"),
+                                  ([4], [3, 0], r"units owed: each at least the units left of it \(\[4, 0\]\), got \[3, 0\]")):
+            e = json.loads(json.dumps(d))
+            e["stack"][-1][2], e["stack"][-1][4] = left, owed
+            with pytest.raises(GameError, match=r"stack\[0\]: a frame of step 0 \(pay\): " + fault):
+                rules.state_from_json(json.dumps(e))
+        e = json.loads(json.dumps(d))
+        e["stack"][-1][2], e["stack"][-1][4] = [1], [9, 0]   # (eight of nine paid: fits)
+        assert rules.state_from_json(json.dumps(e)).determinize(1, random.Random(0)).stack[-1][2] == [1]
