@@ -120,6 +120,24 @@ def test_a_world_that_cannot_keep_an_invariant_is_the_last_of_its_tries_with_its
     assert len(deals) == 2 * WORLD_TRIES
 
 
+@pytest.mark.parametrize("seat", [0, 1], ids=["own-decision", "another-seats-decision"])
+def test_the_worlds_dealt_again_are_fewer_where_the_invariants_may_cost_much(tmp_path, monkeypatch, seat):
+    # the first invariant may take 520,005 operations (a filter over a list variable weighed at
+    # 10,000 elements; empty here, so cheap to ask): WORLD_WORK affords 30 askings, not 50, and
+    # the world kept past them is the last, with its flaw
+    costly = 'count(l as a where count(1..15 where it == a) > 0) >= 0'
+    text = "count(deck) + count(hand[0]) + count(hand[1]) == 9"   # false in every world
+    rules = load_text(tmp_path, (CARDS % f'{costly}"\n  - "{text}').replace("vars:\n", 'vars:\n  l: {type: "list[int]", start: []}\n'))
+    work = sum(entry[0].work for entry in rules.invariants)
+    assert work == 520_017 and knowledge.WORLD_WORK // work == 30 < WORLD_TRIES
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, 1, knowledge=True)
+        deals = _counting(monkeypatch)
+        flaws: list = []
+        S.determinize(seat, random.Random(5), flaws)
+        assert len(deals) == 30 and flaws == [text]
+
+
 def test_a_world_is_dealt_again_until_it_keeps_the_invariants(tmp_path, monkeypatch):
     # seat 1's world holds seat 0's three cards among the five it cannot see: dealt again until
     # card 1 lies in seat 0's hand (where it truly is), so a few tries, never more than the bound

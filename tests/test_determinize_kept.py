@@ -196,7 +196,8 @@ def test_a_saved_state_naming_a_seat_that_knows_an_entry_of_no_list_a_seat_is_re
     rules = load_text(tmp_path, CHOSEN)
     S = rules.new_game(2, 1, knowledge=True)
     d = json.loads(S.to_json())
-    assert d["known"] == {"_votes": 3}   # no rule wrote it yet: every seat knows it holds none
+    assert d["known"] == {}   # (no rule wrote _votes yet: nobody is said to know it)
+    d["known"] = {"_votes": 3}
     d["vars"]["_votes"] = [3]   # one entry for two seats
     with pytest.raises(GameError, match=r"known\[_votes\]: .*one entry a seat \(2\), but it holds a list of 1"):
         rules.state_from_json(json.dumps(d))
@@ -213,48 +214,39 @@ def test_a_saved_state_naming_a_seat_that_knows_an_entry_of_no_list_a_seat_is_re
     assert T.determinize(0, random.Random(0)).v["_votes"] is None
 
 
-ENDER = """
-game: ender
+WRITTEN_UNSEEN = """
+game: condwrite
 players: {min: 2, max: 2}
-counters:
-  pts: {owner: player}
+components:
+  chip: {attributes: {n: 1..4}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
 vars:
-  _ender: player
-  _flag: {type: bool, start: true}
-  g: {type: int, start: 0}
-  h: int
-end_when: ["_ender != none", "g > 100"]
+  _hit: {type: bool, start: true}
+setup:
+  - shuffle: deck
+  - if: "deck[count(deck) - 1].n == 1"
+    then: [{set: {_hit: false}}]
 flow:
-  - choose: {who: 0, options: "1..9", as: g, prompt: pick}
-  - choose: {who: 1, options: "[5]", as: h, prompt: wait}
-  - with_player: {who: 0, do: [{gain: {counter: pts, amount: g}}]}
-  - if: "g == 9"
-    then: [{set: {_ender: 0}}]
-  - if: "g == 8"
-    then: [{set: {_flag: false}}]
-  - choose: {who: 0, options: "[1, 2]", as: h, prompt: again}
+  - choose: {who: 0, options: "[1, 2]", as: g, prompt: go}
 scoring:
   categories:
-    points: pts
+    n: "0"
 """
 
 
-def test_a_private_variable_no_rule_has_written_keeps_its_start_in_every_world(tmp_path):
-    # every seat knows _ender holds none and _flag true while no rule has written them: no world
-    # ends the game the true one cannot end; once a rule writes them, worlds draw them
-    for rules in _both(load_text(tmp_path, ENDER)):
-        S = rules.new_game(2, 1, knowledge=True)
-        assert S.kn == {"_ender": 3, "_flag": 3}
-        for i in range(40):
-            D = S.determinize(1 - i % 2, random.Random(i))
-            assert (D.v["_ender"], D.v["_flag"]) == (None, True)
-            D.apply_index(0)
-            assert not D.is_terminal()
-        S.apply_index(7)   # g = 8: a rule writes _flag, and worlds draw it
-        S.apply_index(0)
-        assert S.kn == {"_ender": 3} and S.v["_flag"] is False and not S.is_terminal()
-        worlds = [S.determinize(1, random.Random(i)) for i in range(20)]
-        assert {D.v["_flag"] for D in worlds} == {False, True} and {D.v["_ender"] for D in worlds} == {None}
+def test_whether_a_rule_wrote_a_private_variable_under_a_hidden_condition_stays_hidden(tmp_path):
+    # the setup writes _hit only when the hidden top card is c1: a world that kept the start of
+    # a variable no rule wrote would tell seat 0 the top card is not c1 (every world true); the
+    # worlds of a game where the write happened and of one where it did not are the same
+    for rules in _both(load_text(tmp_path, WRITTEN_UNSEEN)):
+        games = [rules.new_game(2, seed, knowledge=True) for seed in range(12)]
+        wrote = [S for S in games if S.v["_hit"] is False]
+        unwritten = [S for S in games if S.v["_hit"] is True]
+        assert wrote and unwritten
+        worlds = {tuple(S.determinize(0, random.Random(i)).v["_hit"] for i in range(30)) for S in (wrote[0], unwritten[0])}
+        assert len(worlds) == 1 and set(next(iter(worlds))) == {False, True}
+        assert all("_hit" not in S.kn for S in games)
 
 
 def test_a_pay_saved_without_what_it_owed_loads_and_plays_on(tmp_path):
@@ -298,3 +290,27 @@ def test_a_saved_state_of_a_list_a_single_choice_stored_where_a_simultaneous_one
     assert S.v["_x"] == [7] and S.kn == {"_x": 1}
     T = rules.state_from_json(S.to_json())
     assert T.determinize(0, random.Random(0)).v["_x"] == [7] and T.determinize(1, random.Random(0)).v["_x"] is None
+
+
+def test_a_pay_frame_whose_units_left_and_owed_do_not_fit_together_is_refused(tmp_path):
+    # one cost: the units left one entry, the units owed two (the cost's, any kind's), each at
+    # least what is left of it; a frame otherwise broke a world ("in pay: index out of range")
+    for rules in _both(load_text(tmp_path, PAY)):
+        S = rules.new_game(2, 3, knowledge=True)
+        d = json.loads(S.to_json())
+        price = S.v["_price"]
+        assert d["stack"][-1][2:] == [[price], price - 1, [price, price - 1]]
+        d["stack"][-1][3] = 0   # (none of any kind left)
+        for left, owed, fault in (([], [4, 0], r"units left to pay: one entry a cost \(1\), got 0"),
+                                  ([2, 2], [4, 0], r"units left to pay: one entry a cost \(1\), got 2"),
+                                  ([4], [], r"units owed: one entry a cost and one for any kind \(2\), got 0"),
+                                  ([4], [1], r"units owed: .*got 1"),
+                                  ([4], [0, 0, 0, 0], r"units owed: .*got 4"),
+                                  ([4], [3, 0], r"units owed: each at least the units left of it \(\[4, 0\]\), got \[3, 0\]")):
+            e = json.loads(json.dumps(d))
+            e["stack"][-1][2], e["stack"][-1][4] = left, owed
+            with pytest.raises(GameError, match=r"stack\[0\]: a frame of step 0 \(pay\): " + fault):
+                rules.state_from_json(json.dumps(e))
+        e = json.loads(json.dumps(d))
+        e["stack"][-1][2], e["stack"][-1][4] = [1], [9, 0]   # (eight of nine paid: fits)
+        assert rules.state_from_json(json.dumps(e)).determinize(1, random.Random(0)).stack[-1][2] == [1]

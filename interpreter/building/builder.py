@@ -38,6 +38,7 @@ from ..mechanics.triggers import Triggers
 from .analysis import check_flow
 from .bounded import HEAVIEST, Bounded, order
 from .capped import start_warnings, zone_caps
+from .invariant_cost import built_invariants
 from .components import build_cards
 from .coverage import Probes, instrument_steps
 from .declarations import Declarations
@@ -412,8 +413,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
             else:
                 step.settle(quiet, r.watched_vars)
         r.setup_quiet = r.setup is None or quiet.quiet(r.setup)   # (engine/ruleset.py: a start's first check)
-        r.invariants = tuple((self.expr(c, ("invariants", i), has_me=False, expect=BOOL), as_expr(c), self.smap.loc(("invariants", i)))
-                             for i, c in enumerate(d.get("invariants") or []))   # (checked by validate --playouts)
+        r.invariants = built_invariants(self, d.get("invariants"))   # (asked by validate --playouts, of worlds)
         requirements(self, d.get("requires"), r)   # what a game must meet to start (r.requires)
         r.scoring = Scoring.build(self, d.get("scoring") or {})
         # how good a position is for a seat, for the search agents (play/agents/evaluation.py)

@@ -6,14 +6,13 @@ visible to it, and every public variable; those stay as they are. Every other va
 whatever it truly is:
 
 - a private variable (``_name``: no seat sees one) whose value the seat knows, because its own
-  decision stored it and nothing wrote it since, or because no rule has written it yet (it holds
-  its start; ``S.kn``, engine/knowledge.py), is kept; of the list a simultaneous choice revealed
-  into it, the seat's own entry alone, none for the others;
+  decision stored it and nothing wrote it since (``S.kn``, engine/knowledge.py), is kept; of
+  the list a simultaneous choice revealed into it, the seat's own entry alone, none for the others;
 - any other private variable of a type whose values the ruleset declares
   is drawn uniformly among them with the determinization's generator: ``bool`` (false, true),
   ``player`` (a seat), ``team`` (a team), ``card`` (a card of the game; none in a game of no
   cards); and none among them where the variable may hold none: its start is none and the
-  setup does not set it (``_ender: player``, once a rule has written it). One the setup
+  setup does not set it (``_ender: player``, set when a seat ends the game). One the setup
   sets is taken never to hold none again (a later ``set`` of none is not looked for);
 - a private variable of any other type (``int``, ``num``, ``str``, a list, ``any``): the value
   the game starts with (its ``start:``, else none);

@@ -11,7 +11,8 @@ or one a seat), a fixed row of slots (``row``: a card put aside with its giver a
 A list holds at most what a variable may (``values.sizes_of``), but a list of seats, which the
 flow makes from an expression (a turns' order, a trick's, a pass's givers: each seat any number
 of times), at most what one expression may build, ``MAX_COST`` elements.
-Any may allow none. What the flow does with values that fit (a count past its end, a seat
+Any may allow none. A step may check its slots together too (``frame_fault``: a pay's units
+owed, one entry a cost and each at least what is left of it). What the flow does with values that fit (a count past its end, a seat
 whose hand is empty) is the flow's: it goes on, or fails as a located runtime error.
 """
 from __future__ import annotations
@@ -102,6 +103,9 @@ def check_frame(step, frame: list, where: str | Callable[[], str], sizes: dict, 
             raise Bad(f"{At(where, k, slot.what, step)}: none exactly where slot {slot.none_with} is none, "
                       f"got {_short(value)}")
         _check(step, slot, value, frame, At(where, k, slot.what, step), sizes, placed)
+    fault = step.frame_fault(frame)   # (the slots together)
+    if fault:
+        raise Bad(f"{where if isinstance(where, str) else where()}: a frame of step {frame[0]} ({step.kind}): {fault}")
 
 
 def _check(step, slot: Slot, v, frame, at: At, sizes: dict, placed: set) -> None:

@@ -4,6 +4,10 @@ and of each determinized world before a search plays it (engine/knowledge.py). T
 play never asks them."""
 from __future__ import annotations
 
+from ..expr.limits import MAX_COST
+
+MAX_INVARIANTS_WORK = MAX_COST   # worst-case operations of all the invariants together (building/invariant_cost.py)
+
 
 def first_broken(S, entries=None):
     """The first invariant of ``S``'s ruleset (of ``entries``, some of its entries, when given)

@@ -20,8 +20,9 @@ The same record says which seats know the value of a private variable (``_name``
 observation shows), under the variable's name (a card is a number, a variable a name): the seat
 whose own decision stored it (a ``choose ... as: _x`` it answered), or, for the list a
 simultaneous choice reveals into one, each seat that chose, which knows its own entry
-(mechanics/choose.py); and every seat, while no rule has written it since the game began (it
-holds its start: ``first_known``). Any other write of the variable clears it (expr/names.py
+(mechanics/choose.py). A variable no rule has written yet is not known for it: whether a rule
+wrote it may be hidden itself (a write under an ``if:`` that reads a hidden card), so its start
+tells nothing the worlds may keep. Any other write of the variable clears it (expr/names.py
 ``var_write``, ``State.set_var``): the rules may have set it from what the seat cannot see. A
 saved state keeps it in ``known``, by the variable's name; a state saved without such entries
 loads with nobody knowing a private value.
@@ -53,6 +54,7 @@ from __future__ import annotations
 
 
 from ..errors import GameError
+from ..expr.limits import MAX_COST
 from .beliefs import believed, replaced
 from .invariants import first_broken
 from .layout import reindex
@@ -112,15 +114,6 @@ def _forget(S, zone: str, owner, seats: int) -> None:
                 del kn[c]
 
 
-def first_known(rules, players: int) -> dict:
-    """The knowledge record a game starts with, before its setup: every seat knows that each
-    private variable holds its start (the ruleset's ``start:``, else none), until a write of it
-    clears that (``var_write``, ``State.set_var``): a world keeps what no rule has written yet
-    (a ``_ender`` the rules set when a seat ends the game, while none has)."""
-    everyone = (1 << players) - 1
-    return {name: everyone for name in rules.names.vars if not rules.visibility.var_seers(name)}
-
-
 def tell(S, cards, mask: int) -> None:
     """The seats of ``mask`` now know where ``cards`` lie (a card shown to one seat, a secret
     choice revealed to all), until the cards move; nothing for a game without knowledge."""
@@ -158,6 +151,9 @@ def unplaced_cards(S, seat: int) -> set:
 
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
 WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariants (docs/agents.md)
+# the invariants' worst-case operations (their cost bounds) a determinization may ask in all, over
+# its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,332) and more
+WORLD_WORK = 16 * MAX_COST
 
 
 def determinize(S, seat: int, rng, flaws: list | None = None):
@@ -175,13 +171,14 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
 
     A world that breaks one of the ruleset's ``invariants:`` (engine/invariants.py: a position
     the rules never reach, such as a hand holding a set the rules lay down at once) is dealt
-    again, up to ``WORLD_TRIES`` such worlds (seldom all of them where the real state keeps the
-    invariants; always where it breaks one too); then the last of them is kept as it is, and the
-    text of the invariant it breaks is appended to ``flaws`` when given. The invariants asked
-    are those that read nothing the world replaces by beliefs (``_asked``)."""
-    invariants = _asked(S, seat)
+    again, up to ``WORLD_TRIES`` such worlds, and fewer where asking the invariants of that many
+    would pass ``WORLD_WORK`` operations by their cost bounds (seldom all of them where the real
+    state keeps the invariants; always where it breaks one too); then the last of them is kept
+    as it is, and the text of the invariant it breaks is appended to ``flaws`` when given. The
+    invariants asked are those that read nothing the world replaces by beliefs (``_asked``)."""
+    invariants, tries = _asked(S, seat)
     if S.dec is None or S.dec[0] == seat:
-        for _ in range(WORLD_TRIES if invariants else 1):
+        for _ in range(tries):
             D = _dealt(S, seat, rng)
             broken = first_broken(D, invariants) if invariants else None
             if broken is None:
@@ -209,7 +206,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
         broken = first_broken(D, invariants) if invariants else None
         if broken is not None:
             flawed, worlds = (D, broken), worlds + 1
-            if worlds < WORLD_TRIES:
+            if worlds < tries:
                 continue
             break
         if same:
@@ -226,17 +223,21 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
 def _asked(S, seat: int) -> tuple:
     """The invariants asked of ``seat``'s worlds: those that read none of the values its worlds
     replace by beliefs (engine/beliefs.py ``replaced``: a counter tied to hidden cards, reset,
-    need not agree with the cards dealt) and hand the state to no helper; kept by the ruleset
-    for the team assignment and the seat."""
+    need not agree with the cards dealt) and hand the state to no helper; and how many worlds
+    may be asked them: ``WORLD_TRIES``, fewer where their cost bounds together, that many times,
+    would pass ``WORLD_WORK`` (one at least); kept by the ruleset for the team assignment and
+    the seat."""
     rules = S.rules
     if not rules.invariants:
-        return ()
+        return (), 1
     kept, key = rules.start_values, ("invariants", S.members, seat)
-    asked = kept.get(key)
-    if asked is None:
+    found = kept.get(key)
+    if found is None:
         gone = replaced(rules, S.members, seat)
-        asked = kept[key] = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
-    return asked
+        asked = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
+        work = sum(getattr(entry[0], "work", MAX_COST) for entry in asked)
+        found = kept[key] = (asked, max(1, min(WORLD_TRIES, WORLD_WORK // max(work, 1))) if asked else 1)
+    return found
 
 
 def _reads(fn, names: frozenset) -> bool:

@@ -9,7 +9,6 @@ from ..expr.runtime import HELPERS, MAX_INT, RUNTIME_ERRORS, list_bound
 from ..expr.types import ANY, BOOL, CARD, INT, PLAYER, STR, TEAM, is_list, elem
 from .events import Events
 from .frames import stacking
-from .knowledge import first_known
 from .layout import Layout, reindex
 from .param_bounds import within
 from .params import check_param, playable_counts, value_for
@@ -191,7 +190,7 @@ class Ruleset:
         elif isinstance(record, list):
             S.ev = record
         if knowledge or self.shows:
-            S.kn = first_known(self, players)   # (every private variable at its start: known to all)
+            S.kn = {}
         engine.run_setup(S, fill, self.setup)
         S.stack.append(self.steps[self.root].enter(S))
         self.advance(S, changed)

@@ -149,6 +149,9 @@ class Step:
     fresh_frame: tuple = ()   # the slots of a new frame after the index, where they are constants
     frame_shape: tuple[Slot, ...] = ()   # what each slot after the index holds (engine/frames.py): a saved frame's check
 
+    def frame_fault(self, frame: list) -> str | None:   # (a saved frame whose slots fit: engine/frames.py)
+        return None   # what does not fit in its slots together (a pay's: its units left and owed)
+
     def enter(self, S: RunState) -> list:
         """The frame for a new run of this step (generated code writes it as a list display)."""
         return [self.index, *self.fresh_frame]

@@ -68,6 +68,22 @@ class Pay(Step):
                    replace(listof("units owed", whole("units owed", counted=True), none_with=PAYER), later=True))
     option_type = "str"
 
+    def frame_fault(self, frame: list) -> str | None:
+        """What does not fit in a saved frame's slots together (engine/frames.py): the units left,
+        one entry a cost; the units owed, one more (the units of any kind last), each at least
+        what is left of it."""
+        if frame[PAYER] is None:
+            return None
+        if len(frame[LEFT]) != len(self.cost_fns):
+            return f"units left to pay: one entry a cost ({len(self.cost_fns)}), got {len(frame[LEFT])}"
+        if len(frame) > OWED:
+            left, owed = [*frame[LEFT], frame[ANY_LEFT]], frame[OWED]
+            if len(owed) != len(left):
+                return f"units owed: one entry a cost and one for any kind ({len(left)}), got {len(owed)}"
+            if any(o < n for o, n in zip(owed, left)):
+                return f"units owed: each at least the units left of it ({left}), got {owed}"
+        return None
+
     me_var: str | None                  # the variable holding 'me' where the step runs
     who: ExprFn                         # the payer
     cost_names: list[str]               # the counters of each cost (a ruleset naming an unknown one does not load)

@@ -144,10 +144,12 @@ class Triggers:
         """Run a when-trigger's effects (``me``: its player, or None), counted in the chain."""
         self._guarded(S, ((None, None, fn, None),), fn, S, me, None)
 
-    def fire_charged(self, S, fn, me) -> None:
-        """``fire``, counted against the step budget first as a step run is (``_charged``: one, and
-        its effects' worst-case operations, ``work``, over 100): what ``watch_source`` writes."""
-        _charged(S, fn, 1)
+    def fire_charged(self, S, k: int, fn, me) -> None:
+        """``fire`` when-trigger k's effects ``fn``, counted against the step budget first as a step
+        run is (``_charged``: one, and its effects' worst-case operations, ``work``, over 100):
+        what ``watch_source`` writes. The charge is read from the function the trigger was built
+        with (``self.when``): ``fn`` may be the compiled module's, which holds no attributes."""
+        _charged(S, self.when[k][2], 1)
         self.fire(S, fn, me)
 
     def _guarded(self, S, hooks, run, *args) -> None:
@@ -194,7 +196,7 @@ class Triggers:
         g.bind({"_T": self})
         lines: list[str] = []
         for k, (_name, cond, fn, per, key) in enumerate(self.when):
-            fire = None if fn is None else f"_T.fire_charged(S, {g.fn(fn)}, {'p' if per else 'None'})"
+            fire = None if fn is None else f"_T.fire_charged(S, {k}, {g.fn(fn)}, {'p' if per else 'None'})"
             if per:
                 lines += ["try:",
                           f"    now = [True if {g.fn(cond)}(S, p, None) else False for p in S.players]",
