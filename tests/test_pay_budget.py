@@ -79,11 +79,10 @@ def test_a_cost_within_the_budget_is_paid_and_counted(tmp_path):
 
 def test_a_saved_pay_frame_holds_at_most_the_budgets_units(tmp_path):
     """Units left above the budget could never be paid within it: refused, naming the slot."""
-    rules = load_text(tmp_path, PAY.format(start=5, cost=2))
+    rules = load_text(tmp_path, ASKED.format(start=20, cost=10, any=0))   # (a pay asking each unit: its frame on top)
     d = json.loads(rules.new_game(1, seed=1).to_json())
-    assert rules.steps[d["stack"][-1][0]].kind == "choose"
-    pay = next(s.index for s in rules.steps if s.kind == "pay")
-    d["stack"][-1] = [pay, 0, [10 ** 12], 0]
+    assert rules.steps[d["stack"][-1][0]].kind == "pay"
+    d["stack"][-1][2] = [10 ** 12]
     with pytest.raises(GameError, match=r"stack\[\d+\]\[2\], units left to pay \(step \d+, pay\): expected a whole "
                                         r"number \(0 to 1000\), got 1000000000000"):
         rules.state_from_json(json.dumps(d))
