@@ -36,7 +36,8 @@ def test_empty_values_count_what_keeping_them_costs(tmp_path, monkeypatch, typ, 
     # least a number's width, so such a game stops on the size as any other
     rules = _game(tmp_path, typ, start)
     assert events.size([], 20) == events.size("", 20) == events.size({}, 20) == 20
-    assert events.size([[], ""], 20) == 40
+    assert events.size([[], ""], 20) == 60   # (the list itself and each value in it)
+    assert events.size([[[[]]]], 20) == 80   # (lists nested: each of them counts)
     S = rules.new_game(1, 0, record=True)
     S.ev = events.Events(rules)
     S.apply_index(0)
@@ -52,7 +53,7 @@ def test_a_text_counts_the_bytes_it_may_take_kept(tmp_path, monkeypatch):
     # 12 in JSON's escapes: a live game setting emoji held 412 MB where ASCII held 92. A character
     # of a text not printable ASCII counts WIDE = 6, the most one takes kept
     assert events.size("abc", 1) == 3
-    assert events.size("😀é\x01", 1) == events.size({"ab": "😀é\x01"}, 1) - 2 == 3 * events.WIDE
+    assert events.size("😀é\x01", 1) == events.size({"ab": "😀é\x01"}, 1) - 2 - 1 == 3 * events.WIDE
     assert events.text_size("a" * 30) == 30 and events.text_size("a\n") == 12
     sizes = {}
     for text in ("a", "😀"):
@@ -97,7 +98,7 @@ def test_a_seats_recall_is_cut_by_what_it_is_told(tmp_path, monkeypatch):
             state.apply_action(state.legal_actions()[option])
             told.append(state.information_state_string(1))
         assert told[0] == told[1] and "more events not recalled" in told[0]
-        assert told[0].count('"gain"') == 8   # (of 10: 58 bytes each, within 500 with the set's)
+        assert told[0].count('"gain"') == 7   # (of 10: 78 bytes each, the record's 20 with them, within 500 with the set's)
         path.write_text(SECRET.replace("TEXT", text).replace("_s", "s"), encoding="utf-8")   # (told to all)
         state = openspiel.load_game(str(path), players=2).new_initial_state()
         state.apply_action(state.legal_actions()[1])

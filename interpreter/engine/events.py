@@ -42,8 +42,9 @@ def text_size(text: str) -> int:
 
 def size(value, each: int) -> int:
     """The size of an event (or of one of its values): its texts' (``text_size``), ``each``
-    for every other value in it (a number, a card, a seat) and at least ``each`` for any value
-    (an empty text, list or record); a name as a dict's key counts its characters."""
+    for every other value in it (a number, a card, a seat), at least ``each`` for a text, and
+    ``each`` more for each list or record (itself, whatever it holds: lists nested deep, or
+    holding empty ones, count each of them); a name as a dict's key counts its characters."""
     kind = type(value)
     if kind is str:
         return max(text_size(value), each)
@@ -51,14 +52,14 @@ def size(value, each: int) -> int:
         n = 0
         for k, v in value.items():
             n += (len(k) if type(k) is str else each) + (each if type(v) is int else size(v, each))
-        return max(n, each)
+        return n + each   # (the record itself: kept whatever it holds)
     if kind is list or kind is tuple:
         if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
-            return len(value) * each
-        n = 0
+            return (len(value) + 1) * each
+        n = each   # (the list itself: a list of lists nested deep costs each of them)
         for v in value:
             n += each if type(v) is int else size(v, each)
-        return max(n, each)
+        return n
     return each
 
 
@@ -79,8 +80,9 @@ class Events(list):
         self.each = unit(rules)
 
     def append(self, ev) -> None:
-        grown, each = self.size, self.each
-        for k, v in ev.items():   # (size(ev), its loop written here: an event is a dict of names mostly)
+        each = self.each
+        grown = self.size + each   # (size(ev), its loop written here: an event is a dict of names mostly)
+        for k, v in ev.items():
             t = type(v)
             if t is int or v is None:
                 grown += len(k) + each
