@@ -307,12 +307,17 @@ def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys, no_plo
     (["--param", "edge=nan..5"], "'nan' is not a finite number"),
     (["--param", "edge=1..5:inf"], "'inf' is not a finite number"),
     (["--param", "edge=1..1e400"], "'1e400' is not a finite number"),
-    (["--param", "edge=0..1:1e-30"], "at most 1,000,000,000 steps"),   # (Optuna's decimal division failed)
 ])
 def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     path, _ = duel
     code, _, err = run_cli(capsys, "tune", path, "--players", 2, *argv)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_range_of_more_steps_than_a_study_can_count_is_a_usage_error(capsys):
+    code, _, err = run_cli(capsys, "tune", "mister_diamond", "--players", 2, "--param", "skill=0..1:1e-30",
+                           "--trials", 1, "--games", 1, "--workers", 1)   # (Optuna's decimal division failed)
+    assert code == 2 and "skill=0..1:1e-30: a range has at most 1,000,000,000 steps" in err and "Traceback" not in err
 
 
 def test_an_out_that_names_a_file_is_a_usage_error(duel, capsys, tmp_path):
