@@ -984,6 +984,33 @@ def test_a_request_read_whole_keeps_its_place_while_it_is_parsed(monkeypatch):
         whole.close()
 
 
+def test_a_request_answered_an_error_about_its_line_keeps_its_place_and_never_stalls_the_server(monkeypatch):
+    import threading
+    from http.server import BaseHTTPRequestHandler
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    reached, release = threading.Event(), threading.Event()
+    end_headers = BaseHTTPRequestHandler.end_headers
+
+    def answering(self):   # its 400 begun (its socket given a timeout to write with), not yet sent
+        reached.set()
+        release.wait(30)
+        end_headers(self)
+    monkeypatch.setattr(BaseHTTPRequestHandler, "end_headers", answering)
+    with _server(game, workers=1, timeout=30) as server:   # (a look at its buffer waiting would wait 30 s)
+        port = server.server_address[1]
+        bad = _connect(port)
+        try:
+            bad.sendall(b"G\r\n")
+            assert reached.wait(10)
+            half = _half(port)
+            assert _until_closed(half).startswith(b"HTTP/1.0 503 ")   # at once
+        finally:
+            release.set()
+        assert b"Error code explanation: 400" in _until_closed(bad)   # (its request line of no version: HTTP/0.9, no status line)
+        half.close()
+        bad.close()
+
+
 def test_a_request_whose_headers_run_past_their_bound_is_closed(served):
     from interpreter.web.connections import MAX_HEAD
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")

@@ -107,10 +107,9 @@ class Server(ThreadingHTTPServer):
         """The arriving connection whose place a connection of ``who`` takes, or None."""
         if mine >= self.per_client:
             return next((c for c, h in self.arriving.items() if h.who == who), None)
-        holders = {h.who for h in self.arriving.values()}   # (a client holding no more places than this one's keeps them)
-        most = max(holders, key=lambda w: self.held[w], default=None)
-        if most is not None and most != who and self.held[most] <= mine:
-            most = who   # (else its own oldest)
+        most = max((h.who for h in self.arriving.values()), key=lambda w: self.held[w], default=None)
+        if most is not None and most != who and self.held[most] <= mine:   # (a client holding no more
+            most = who   # places than this one's keeps them: else its own oldest)
         return next((c for c, h in self.arriving.items() if h.who == most), None)
 
     def _arrived(self) -> None:
@@ -145,8 +144,10 @@ class Server(ThreadingHTTPServer):
             return n
 
     def arrived(self, request) -> bool:
-        """Whether a request whose line and headers were read keeps its place (one whose place
-        was taken does not: what it read ended early): then it is no longer taken from it."""
+        """Whether a request whose line and headers were read, or that is answered (an error
+        about its line), keeps its place (one whose place was taken does not: what it read
+        ended early): then it is no longer taken from it, nor its buffer looked at (its socket
+        given a timeout to write with)."""
         with self.guard:
             self.arriving.pop(request, None)
             return request not in self.leaving

@@ -155,7 +155,8 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
         def parse_request(self):   # its line and headers read: answered unless its place was taken
             return super().parse_request() and self.server.arrived(self.connection)
 
-        def send_response(self, *args):   # the answer: as long again to be taken
+        def send_response(self, *args):   # the answer (an error about its line too): as long again to be taken
+            self.server.arrived(self.connection)
             self.connection.settimeout(wait)
             super().send_response(*args)
 
