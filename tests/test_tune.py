@@ -314,6 +314,12 @@ def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+def test_a_range_of_more_steps_than_a_study_can_count_is_a_usage_error(capsys):
+    code, _, err = run_cli(capsys, "tune", "mister_diamond", "--players", 2, "--param", "skill=0..1:1e-30",
+                           "--trials", 1, "--games", 1, "--workers", 1)   # (Optuna's decimal division failed)
+    assert code == 2 and "skill=0..1:1e-30: a range has at most 1,000,000,000 steps" in err and "Traceback" not in err
+
+
 def test_an_out_that_names_a_file_is_a_usage_error(duel, capsys, tmp_path):
     path, _ = duel
     afile = tmp_path / "afile"

@@ -896,19 +896,129 @@ def _half(port, source: str = "127.0.0.1"):
     return sock
 
 
-def test_half_sent_requests_hold_a_bounded_number_of_threads_and_give_way_to_newer_ones(served):
+@contextmanager
+def _threads_held(monkeypatch):
+    """Every connection's thread held before it reads, as a loaded machine may (an Event set
+    when one is reached, and one that lets them all go)."""
+    import threading
+    from interpreter.web import connections
+    reached, release = threading.Event(), threading.Event()
+    run = connections.Server.process_request_thread
+
+    def held(self, *args):
+        reached.set()
+        release.wait(30)
+        run(self, *args)
+    monkeypatch.setattr(connections.Server, "process_request_thread", held)
+    try:
+        yield reached, release
+    finally:
+        release.set()
+
+
+@pytest.mark.parametrize("threads_slow", [False, True])
+def test_half_sent_requests_hold_a_bounded_number_of_threads_and_give_way_to_newer_ones(monkeypatch, threads_slow):
     import threading
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
     before = threading.active_count()
-    api = served(game, workers=4, timeout=30)      # (a held connection could stay the 30 s)
-    held = [_half(api.port) for _ in range(12)]    # three times the workers
-    try:
-        assert [_until_closed(sock) for sock in held[:8]] == [b""] * 8   # each gave its place to a newer one
-        assert threading.active_count() <= before + 1 + 2 * 4   # the serving thread, 4 workers, 4 ending at most
-        assert api("/api/game")[0] == 200                     # and so does the last one to this request
-    finally:
-        for sock in held:
-            sock.close()
+    with ExitStack() as stack:
+        release = stack.enter_context(_threads_held(monkeypatch))[1] if threads_slow else None
+        server = stack.enter_context(_server(game, workers=4, timeout=30))   # (a held connection could stay the 30 s)
+        held = [_half(server.server_address[1]) for _ in range(12)]         # three times the workers
+        if release is not None:   # every place taken from a thread not yet ended, then they run
+            for _ in range(1000):
+                if len(server.leaving) == 4:
+                    break
+                threading.Event().wait(0.01)
+            assert len(server.leaving) == 4
+            release.set()
+        try:
+            assert [_until_closed(sock) for sock in held[:8]] == [b""] * 8   # each gave its place to a newer one
+            assert threading.active_count() <= before + 1 + 2 * 4   # the serving thread, 4 workers, 4 ending at most
+            assert _api(server)("/api/game")[0] == 200           # and so does the last one to this request
+        finally:
+            for sock in held:
+                sock.close()
+
+
+def test_a_request_sent_whole_keeps_its_place_before_its_thread_reads_it(monkeypatch):
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    with _threads_held(monkeypatch) as (reached, release), _server(game, workers=1) as server:
+        port = server.server_address[1]
+        whole = _connect(port)
+        whole.sendall(f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        assert reached.wait(10)                                   # accepted, its thread not yet reading
+        half = _half(port)
+        assert _until_closed(half).startswith(b"HTTP/1.0 503 ")   # no place to take
+        release.set()
+        assert _until_closed(whole).startswith(b"HTTP/1.0 200 ")
+        half.close()
+        whole.close()
+
+
+def test_a_request_read_whole_keeps_its_place_while_it_is_parsed(monkeypatch):
+    import threading
+    from http.server import BaseHTTPRequestHandler
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    reached, release = threading.Event(), threading.Event()
+    parse = BaseHTTPRequestHandler.parse_request
+
+    def parsing(self):   # its line and headers read and parsed, not yet told to the server
+        read = parse(self)
+        reached.set()
+        release.wait(30)
+        return read
+    monkeypatch.setattr(BaseHTTPRequestHandler, "parse_request", parsing)
+    with _server(game, workers=1) as server:
+        port = server.server_address[1]
+        whole = _connect(port)
+        try:
+            whole.sendall(f"GET /api/game?token={server.token} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+            assert reached.wait(10)
+            half = _half(port)
+            assert _until_closed(half).startswith(b"HTTP/1.0 503 ")
+        finally:
+            release.set()
+        assert _until_closed(whole).startswith(b"HTTP/1.0 200 ")
+        half.close()
+        whole.close()
+
+
+def test_a_request_answered_an_error_about_its_line_keeps_its_place_and_never_stalls_the_server(monkeypatch):
+    import threading
+    from http.server import BaseHTTPRequestHandler
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    reached, release = threading.Event(), threading.Event()
+    end_headers = BaseHTTPRequestHandler.end_headers
+
+    def answering(self):   # its 400 begun (its socket given a timeout to write with), not yet sent
+        reached.set()
+        release.wait(30)
+        end_headers(self)
+    monkeypatch.setattr(BaseHTTPRequestHandler, "end_headers", answering)
+    with _server(game, workers=1, timeout=30) as server:   # (a look at its buffer waiting would wait 30 s)
+        port = server.server_address[1]
+        bad = _connect(port)
+        try:
+            bad.sendall(b"G\r\n")
+            assert reached.wait(10)
+            half = _half(port)
+            assert _until_closed(half).startswith(b"HTTP/1.0 503 ")   # at once
+        finally:
+            release.set()
+        assert b"Error code explanation: 400" in _until_closed(bad)   # (its request line of no version: HTTP/0.9, no status line)
+        half.close()
+        bad.close()
+
+
+def test_a_request_whose_headers_run_past_their_bound_is_closed(served):
+    from interpreter.web.connections import MAX_HEAD
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    api = served(game)
+    head = b"GET / HTTP/1.0\r\nHost: 127.0.0.1:%d\r\n" % api.port
+    fits = head + b"X: " + b"a" * (MAX_HEAD - len(head) - 7) + b"\r\n\r\n"
+    assert len(fits) == MAX_HEAD and _raw(api.port, fits).startswith(b"HTTP/1.0 200 ")
+    assert _raw(api.port, fits[:-2] + b"X: b\r\n\r\n") == b""   # (http.server alone reads up to 100 lines of 64 KiB)
 
 
 def test_a_request_dripping_in_is_closed_at_its_deadline(served):

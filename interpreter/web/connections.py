@@ -2,12 +2,19 @@
 
 A request (its line, headers and body) must arrive within ``TIMEOUT`` seconds of its
 connection, however slowly it drips (then the connection is closed: ``Arrival``), and its
-answer be taken within as long again; at most ``WORKERS`` connections are handled at once, at
+answer be taken within as long again; its line and headers must end within ``MAX_HEAD``
+bytes (else it is closed unanswered). At most ``WORKERS`` connections are handled at once, at
 most ``PER_CLIENT`` of them from one client (an IPv4 address, or an IPv6 /64 network); a
 connection past either takes the place of one whose request line and headers have not all
 arrived (its own client's oldest, else the oldest of the client holding the most places, if
-that is more than its own client holds), or, with none such, is answered 503 at once and closed: never queued, so the accepting
-thread never waits on a client. One request a connection (HTTP/1.0). A client that drops
+that is more than its own client holds), or, with none such, is answered 503 at once and
+closed: never queued, so the accepting thread never waits on a client. A request has arrived
+when the end of its headers is in the server's hands, read or still in the socket's buffer
+(``Server.receive`` reads under the guard that ``Server._place`` looks under): one sent whole
+never loses its place. A connection whose place was taken is shut down and its place given at
+once; its thread ends without waiting on the client (its reads end there), and at most
+``workers`` such threads are ending at once: past them, the accepting thread waits for one to
+end (on no client: on the machine). One request a connection (HTTP/1.0). A client that drops
 its connection is not reported.
 """
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import json
+import select
 import socket
 import sys
 import threading
@@ -24,6 +32,7 @@ from http.server import ThreadingHTTPServer
 WORKERS = 32          # connections handled at once
 PER_CLIENT = 8        # of them from one client (a browser opens at most 6 to a server)
 TIMEOUT = 10.0        # seconds a request may take to arrive, headers and body (and its answer to be taken)
+MAX_HEAD = 65536      # bytes a request's line and headers may take
 HEADERS = {"Cache-Control": "no-store",
            "Referrer-Policy": "no-referrer",            # the token in the page's URL goes nowhere
            "X-Content-Type-Options": "nosniff",
@@ -44,9 +53,11 @@ class Server(ThreadingHTTPServer):
         self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
         self.workers, self.per_client = workers, per_client
         self.guard = threading.Lock()
+        self.ended = threading.Condition(self.guard)   # notified when a thread whose place was taken ends
         self.held: dict[str, int] = {}   # a client's connections being handled (none: no entry)
-        self.arriving: dict = {}         # connection -> its client, while its request line and headers arrive (oldest first)
+        self.arriving: dict = {}         # connection -> its Head, while its request line and headers arrive (oldest first)
         self.leaving: set = set()        # connections whose place was taken, their threads ending
+        self.peeked = bytearray(MAX_HEAD)   # (a connection's buffer looked at, under the guard)
         super().__init__(address, handler)
 
     def process_request(self, request, client_address):
@@ -55,7 +66,7 @@ class Server(ThreadingHTTPServer):
             victim = self._place(who)
             if victim is not False:
                 self.held[who] = self.held.get(who, 0) + 1
-                self.arriving[request] = who
+                self.arriving[request] = Head(who)
         if victim is False:   # answered here, without waiting on the client: the accepting thread never blocks
             refuse(request)
             self.shutdown_request(request)
@@ -74,31 +85,72 @@ class Server(ThreadingHTTPServer):
     def _place(self, who: str):
         """A place for a connection of ``who`` (under the guard): None, a free one; a connection
         whose place it takes (counted out of ``held`` now); False, none."""
-        mine, total = self.held.get(who, 0), sum(self.held.values())
-        if mine < self.per_client and total < self.workers:
-            return None
-        if len(self.leaving) >= self.workers:   # (threads ending: at most as many again as the workers)
-            return False
-        if mine >= self.per_client:
-            victim = next((c for c, w in self.arriving.items() if w == who), None)
-        else:   # (a client holding no more places than this one's keeps them)
-            most = max(self.arriving.values(), key=lambda w: self.held[w], default=None)
-            if most is not None and most != who and self.held[most] <= mine:
-                most = who   # (else its own oldest)
-            victim = next((c for c, w in self.arriving.items() if w == most), None)
-        if victim is None:
-            return False
-        gone = self.arriving.pop(victim)
+        while True:
+            mine, total = self.held.get(who, 0), sum(self.held.values())
+            if mine < self.per_client and total < self.workers:
+                return None
+            self._arrived()
+            victim = self._victim(who, mine)
+            if victim is None:
+                return False
+            if len(self.leaving) < self.workers:
+                break
+            self.ended.wait()   # (threads ending, at most as many as the workers: each ends on no client)
+        gone = self.arriving.pop(victim).who
         self.held[gone] -= 1
         if not self.held[gone]:
             del self.held[gone]
         self.leaving.add(victim)
         return victim
 
-    def arrived(self, request) -> None:
-        """The request's line and headers are in: its place is no longer taken from it."""
+    def _victim(self, who: str, mine: int):
+        """The arriving connection whose place a connection of ``who`` takes, or None."""
+        if mine >= self.per_client:
+            return next((c for c, h in self.arriving.items() if h.who == who), None)
+        most = max((h.who for h in self.arriving.values()), key=lambda w: self.held[w], default=None)
+        if most is not None and most != who and self.held[most] <= mine:   # (a client holding no more
+            most = who   # places than this one's keeps them: else its own oldest)
+        return next((c for c, h in self.arriving.items() if h.who == most), None)
+
+    def _arrived(self) -> None:
+        """Counts out of ``arriving`` each connection whose headers' end waits in its socket's
+        buffer (sent whole, not yet read): its place is no longer taken from it."""
+        for request, head in list(self.arriving.items()):
+            room = MAX_HEAD - head.size
+            try:
+                n = request.recv_into(self.peeked, room, socket.MSG_PEEK | socket.MSG_DONTWAIT) if room > 0 else 0
+            except OSError:   # (BlockingIOError: nothing waiting)
+                continue
+            if n and head.end(memoryview(self.peeked)[:n]):
+                del self.arriving[request]
+
+    def receive(self, request, buffer) -> int | None:
+        """What a connection's thread reads (into ``buffer``; 0: its end, or its place taken; None:
+        nothing after all), noting when its request's headers end: read under the guard, so that
+        a request is never both unread and read as far as ``_place`` can tell."""
+        with self.guard:
+            if request in self.leaving:
+                return 0
+            try:
+                n = request.recv_into(buffer, 0, socket.MSG_DONTWAIT)
+            except BlockingIOError:
+                return None
+            head = self.arriving.get(request)
+            if head is not None and n:
+                if head.took(memoryview(buffer)[:n]):
+                    del self.arriving[request]
+                elif head.size >= MAX_HEAD:
+                    raise ConnectionAbortedError(f"a request's line and headers take more than {MAX_HEAD} bytes")
+            return n
+
+    def arrived(self, request) -> bool:
+        """Whether a request whose line and headers were read, or that is answered (an error
+        about its line), keeps its place (one whose place was taken does not: what it read
+        ended early): then it is no longer taken from it, nor its buffer looked at (its socket
+        given a timeout to write with)."""
         with self.guard:
             self.arriving.pop(request, None)
+            return request not in self.leaving
 
     def process_request_thread(self, request, client_address):
         try:
@@ -114,6 +166,7 @@ class Server(ThreadingHTTPServer):
             self.arriving.pop(request, None)
             if request in self.leaving:   # (its place taken: counted out then)
                 self.leaving.discard(request)
+                self.ended.notify()
                 return
             self.held[who] -= 1
             if not self.held[who]:
@@ -123,6 +176,30 @@ class Server(ThreadingHTTPServer):
         if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
             return   # the client reset or closed its connection, or was too slow: nothing to report
         super().handle_error(request, client_address)
+
+
+class Head:
+    """What a connection has sent of its request's line and headers: how many bytes (without
+    their end) and the last two, where an end may start (changed under the server's guard)."""
+    __slots__ = ("who", "size", "tail")
+
+    def __init__(self, who: str):
+        self.who, self.size, self.tail = who, 0, b""
+
+    def end(self, data) -> bool:
+        """Whether the headers end in ``data`` (what follows what was taken), within ``MAX_HEAD``:
+        an empty line ("\\r\\n" or "\\n", as http.client reads it) after the request line."""
+        seen = self.tail + bytes(data)
+        ends = [i + len(mark) for mark in (b"\n\r\n", b"\n\n") if (i := seen.find(mark)) >= 0]
+        return bool(ends) and self.size - len(self.tail) + min(ends) <= MAX_HEAD
+
+    def took(self, data) -> bool:
+        """Takes ``data``, read: whether the headers ended in it."""
+        if self.end(data):
+            return True
+        self.tail = (self.tail + bytes(data[-2:]))[-2:]
+        self.size += len(data)
+        return False
 
 
 def client_of(address: str) -> str:
@@ -163,17 +240,23 @@ def refuse(request) -> None:
 
 class Arrival(io.RawIOBase):
     """A connection's reads, each allowed only what is left until the request's deadline: a
-    client dripping a byte at a time cannot hold its worker longer than that."""
+    client dripping a byte at a time cannot hold its worker longer than that. Read through
+    ``Server.receive``; the socket itself stays blocking, with no timeout, so that a look at its
+    buffer (``Server._arrived``) never waits."""
 
-    def __init__(self, sock, deadline: float):
-        self.sock, self.deadline = sock, deadline
+    def __init__(self, sock, deadline: float, server: Server):
+        self.sock, self.deadline, self.server = sock, deadline, server
+        self.ready = select.poll()
+        self.ready.register(sock, select.POLLIN)
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        left = self.deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError("the request took too long to arrive")
-        self.sock.settimeout(left)
-        return self.sock.recv_into(buffer)
+        while True:
+            left = self.deadline - time.monotonic()
+            if left <= 0 or not self.ready.poll(left * 1000):
+                raise TimeoutError("the request took too long to arrive")
+            n = self.server.receive(self.sock, buffer)
+            if n is not None:
+                return n

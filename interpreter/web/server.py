@@ -142,7 +142,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
 
     class Handler(BaseHTTPRequestHandler):
         server: Server   # (the one below: its address is (host, port))
-        timeout = wait   # (StreamRequestHandler: the connection's socket timeout; setup: the deadline)
+        timeout = None   # (StreamRequestHandler: no socket timeout: the reads' is the deadline, setup)
 
         def log_message(self, *args):   # quiet: the terminal shows the URL, not every request
             pass
@@ -150,14 +150,13 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
         def setup(self):   # the request read against one deadline, however slowly it arrives
             super().setup()
             self.rfile.close()   # (the socket's own reader, unused)
-            self.rfile = io.BufferedReader(Arrival(self.connection, time.monotonic() + wait))
+            self.rfile = io.BufferedReader(Arrival(self.connection, time.monotonic() + wait, self.server))
 
-        def parse_request(self):   # its line and headers read: no newer connection takes its place
-            read = super().parse_request()
+        def parse_request(self):   # its line and headers read: answered unless its place was taken
+            return super().parse_request() and self.server.arrived(self.connection)
+
+        def send_response(self, *args):   # the answer (an error about its line too): as long again to be taken
             self.server.arrived(self.connection)
-            return read
-
-        def send_response(self, *args):   # the answer: as long again to be taken
             self.connection.settimeout(wait)
             super().send_response(*args)
 

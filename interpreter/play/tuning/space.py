@@ -1,6 +1,6 @@
 """The search space: which parameters a study varies, over which values.
 
-    --param NAME=LO..HI         whole numbers LO to HI (``LO..HI:STEP`` a step)
+    --param NAME=LO..HI         whole numbers LO to HI (``LO..HI:STEP`` a step: at most MAX_STEPS of them)
     --param NAME=LO..HI         real numbers when LO or HI is written with a point (0.5..2.0)
     --param NAME=A|B|C          one of these values (each read as --set reads a value: [1, 2]|[1, 2, 3])
     --param MAP.KEY=...         one key of a map parameter
@@ -18,6 +18,8 @@ from typing import Any
 
 from ...engine.params import Unreadable, read_value
 from ...errors import UsageError, did_you_mean
+
+MAX_STEPS = 10 ** 9   # the steps a range with a step may have (docs/tuning.md)
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,8 @@ def parse_param(spec: str, defaults: dict) -> Dimension:
         step_value = _number(step, spec) if step.strip() else None
         if step_value is not None and step_value <= 0:
             raise UsageError(f"--param {spec}: a step is positive")
+        if step_value is not None and (hi - lo) / step_value > MAX_STEPS:   # (Optuna's decimal arithmetic fails past 28 digits)
+            raise UsageError(f"--param {spec}: a range has at most {MAX_STEPS:,} steps (a larger step, or a narrower range)")
         if not real and (lo != int(lo) or hi != int(hi) or (step_value is not None and step_value != int(step_value))):
             real = True
         return Dimension(param, key or None, "float" if real else "int", lo, hi, step_value)
