@@ -51,6 +51,11 @@ SHAPES = {
               "          - gain: {counter: c}\n"),
 }
 SHAPES["emoji"] = SHAPES["text"].replace("abcdefghij", "\U0001F600" * 10).replace("120", "15")   # (6 a character)
+# lists nested 8 deep (each list kept counts), and lists of one short text each
+SHAPES["deep"] = SHAPES["empty"].replace("list[list[int]]", "list[" * 8 + "int" + "]" * 8).replace(
+    "map(1..10000, to: [])", "map(1..1428, to: [[[[[[]]]]]])")
+SHAPES["strs"] = SHAPES["empty"].replace("list[list[int]]", "list[list[str]]").replace(
+    "map(1..10000, to: [])", "map(1..5000, to: [text(it * 1000000000000000)])")
 
 
 def bundled(seeds: int) -> None:

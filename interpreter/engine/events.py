@@ -10,8 +10,9 @@ kept is bounded by its size as well, in bytes, counted as the event is appended:
 its characters, ``WIDE`` each unless it is printable ASCII (what a character may take kept: 4
 bytes in memory or in UTF-8, 6 as a JSON escape), each number or card the widest either writes
 (``NUMBER_WIDTH``, or the ruleset's widest card label: a card is written by its label), a
-field's name its characters, and every value at least that width (an empty text, list or
-record costs memory to keep: its reference, its object, its place in a line); past
+field's name its characters, every text at least that width and every list or record that
+width of its own beside what it holds (an empty text, list or record costs memory to keep: its
+reference, its object, its place in a line); past
 ``MAX_EVENT_SIZE`` in a decision, or ``MAX_GAME_EVENT_SIZE`` in the game, the game stops the
 same way. A game that records nothing (``S.ev`` None) counts nothing."""
 from __future__ import annotations
