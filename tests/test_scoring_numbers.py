@@ -109,3 +109,14 @@ def test_a_tiebreak_that_is_none_for_a_later_seat_is_located_at_it(tmp_path):
         for first in (failure(rules, "winners"), _decided_failure(rules)):
             assert first.endswith(f"g.yaml:{LINE}:{col}: error[runtime]: in scoring tiebreak: a scoring tiebreak is a "
                                   "number: expected a number, got none")
+
+
+def test_an_eligible_that_raises_is_located_at_it(tmp_path):
+    # eligible: raises (100 // 0) before any seat is ranked: located at it, in the ranking as in
+    # what decided the game (before: an internal UnboundLocalError of the ranking's seats)
+    text = SCORED.replace("tiebreak: %s}", 'eligible: "100 // n > 0"}') % ("0", '{q: "1"}')
+    text = text.replace("  - set: {loose:", "  - set: {n: 0}\n  - set: {loose:")
+    col = text.splitlines()[LINE].index('"100 // n > 0"') + 1
+    for rules in (load_text(tmp_path, text), reference(load_text(tmp_path, text))):
+        for first in (failure(rules, "winners"), _decided_failure(rules)):
+            assert first.endswith(f"g.yaml:{LINE + 1}:{col}: error[runtime]: in scoring eligible: division by zero")

@@ -217,10 +217,19 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
     ("v * 100000", "u", "'*' needs numbers, got str"),        # (u repeated)
     ("1 - v", "[1, 2]", "'-' needs numbers, got list"),
     ("v * 100000 + v % 7", "7", None),
+    # made of a value of type any (an int to the compiler, yet v's string or list: nesting.held_as)
+    ("(v if z == 0 else 0) % 1", "'%9999999d'", "'%' needs numbers, got str"),
+    ("(v if z == 0 else 0) * 100000", "[1, 2]", "'*' needs numbers, got list"),
+    ("first([v, 0]) * 100000", "u", "'*' needs numbers, got str"),
+    ("2 * (v if z == 0 else 0) - 1", "u", "'*' needs numbers, got str"),
+    ("(v if z == 0 else 0) + (v if z == 0 else 0)", "'%s'" % ("a" * 600), "'+' of two values of type any joins at most 1000"),
+    ("(v if z == 0 else 0) + (v if z == 0 else 0)", "'ab'", None),   # (joined as v + v is)
+    ("(v if z == 0 else 0) * 100000 + (v if z == 0 else 0) % 7", "7", None),
 ])
 def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use, given, error):
-    """A value of type any given to '*' or '%' is checked to be a number first: a string would
-    be repeated or formatted into a string of any length, which nothing weighs or stores."""
+    """A value of type any, or one made of it, given to '*' or '%' is checked to be a number first:
+    a string would be repeated or formatted into a string of any length, a list repeated, which
+    nothing weighs or stores; '+' of two joins them within texts.ANY_JOIN."""
     effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
     rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)).replace("1..16", "1..2"))
     got = outcome(rules)

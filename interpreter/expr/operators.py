@@ -262,17 +262,20 @@ class OperatorNodes(MembershipNodes):
             self.names.str_concat = True
             texts.joined(self, n, n.children[0], n.children[1])
             return f"({a} + {b})", STR
-        if op == "+" and ANY in (ta, tb):   # (values of unknown type: they may be strings)
+        # a value of type any, or one made of it (``v if C else 0`` types as an int, yet may be the list
+        # or the string v holds: nesting.held_as), is used as a value of type any is
+        ha, hb = nesting.held_as(self, n.children[0], ta), nesting.held_as(self, n.children[1], tb)
+        if op == "+" and ANY in (ha, hb) and is_numeric(ta) and is_numeric(tb):   # (they may be strings)
             self.names.str_concat = True
-            if ta == tb == ANY:   # (numbers added, or strings or lists joined within texts.ANY_JOIN: texts.plus)
+            if ha == hb == ANY:   # (numbers added, or strings or lists joined within texts.ANY_JOIN: texts.plus)
                 texts.any_joined(self, n)
-                return f"_plus({a}, {b})", ANY
+                return f"_plus({a}, {b})", ANY if ta == tb == ANY else NUM if NUM in (ta, tb) else INT
         for t, c in ((ta, n.children[0]), (tb, n.children[1])):
             if not is_numeric(t):
                 raise ExprError(f"'{op}' needs numbers, got {t}", offset_of(c), code="type")
-        if ANY in (ta, tb):   # (a value of unknown type used as a number: checked, so no string or list is made)
+        if ANY in (ha, hb):   # (a value of unknown type used as a number: checked, so no string or list is made)
             self.names.namespace.setdefault("_num", runtime.CHECKS["_num"])
-            a, b = (as_number(x, op) if t == ANY else x for x, t in ((a, ta), (b, tb)))
+            a, b = (as_number(x, op) if h == ANY else x for x, h in ((a, ha), (b, hb)))
         self.spanned(n, spans(op, self.span(n.children[0]), self.span(n.children[1])))
         if op == "/":
             return code(f"_div({a}, {b})", Quotient(a, b)), NUM

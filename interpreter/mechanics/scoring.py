@@ -77,6 +77,7 @@ class Scoring:
         """Seats with the best score, then the best of each tie-break in turn; ties share."""
         sign = -1 if self.lowest_wins else 1
         scores = self.scores(S)
+        field: list = []   # (the seats the failing ranking compared: none where eligible: fails)
         try:
             field = [p for p in S.players if self.eligible is None or self.eligible(S, p, None)]
             if not field:
