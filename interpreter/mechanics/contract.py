@@ -266,7 +266,7 @@ CLIENTS: dict[str, tuple[str, ...]] = {
                "labels", "observe", "prompt"),
     # engine/saved.py: a saved state's frames held to their kind's shape, and its stack to the flow tree
     # (engine/frames.py; the tree's children and takes_place are the compiler's)
-    "saved": ("frame_shape", "pushed_over"),
+    "saved": ("frame_shape", "frame_fault", "pushed_over"),
     # engine/knowledge.py: a determinization deals again what a seat cannot know
     "knowledge": ("hidden_cards", "put_hidden_cards", "hidden_values"),
     # engine/sight.py and play/logs/redact.py: a log redacted for one seat
