@@ -291,8 +291,16 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
         parts = [c.node(a, scope) for a in args]
         for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
-        return template.format(*[s for s, _ in parts], k=parts[1][0] if len(parts) > 1 else "1", n=state_read("n")), result
+        codes = [_number(c, s, fname) if nesting.held_as(c, a, t) == ANY else s for (s, t), a in zip(parts, args)]
+        return template.format(*codes, k=codes[1] if len(codes) > 1 else "1", n=state_read("n")), result
     return build
+
+
+def _number(c, s, fname: str) -> str:
+    """An argument of type any (or made of one) checked a number before ``+``/``-`` and ``%``
+    use it (runtime._num): a string never reaches Python's ``%`` formatting."""
+    c.names.namespace.setdefault("_num", runtime.CHECKS["_num"])
+    return f"_num({s}, {fname!r})"
 
 
 def _of_player(fname, template, result, reads=None):
