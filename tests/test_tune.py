@@ -307,6 +307,7 @@ def test_a_bundled_game_gets_an_overlay_that_extends_it(tmp_path, capsys, no_plo
     (["--param", "edge=nan..5"], "'nan' is not a finite number"),
     (["--param", "edge=1..5:inf"], "'inf' is not a finite number"),
     (["--param", "edge=1..1e400"], "'1e400' is not a finite number"),
+    (["--workers", "100000000"], "per CPU here"),   # (as simulate refuses it: one check, tools/batches.py)
 ])
 def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     path, _ = duel

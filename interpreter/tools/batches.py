@@ -64,17 +64,23 @@ def add_compare(p) -> None:
 MAX_WORKERS_PER_CPU = 4   # more worker processes than this only take memory (each loads the ruleset)
 
 
+def check_workers(workers: int | None, backend: str = "local") -> None:
+    """``--workers`` of simulate, compare and tune: at least 1, and on this machine at most
+    MAX_WORKERS_PER_CPU a CPU (a typo would fork thousands of processes)."""
+    if workers is not None and workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {workers}")
+    most = MAX_WORKERS_PER_CPU * default_workers()
+    if workers is not None and workers > most and backend == "local":
+        raise UsageError(f"--workers {workers} is more than {MAX_WORKERS_PER_CPU} per CPU here "
+                         f"({default_workers()} CPUs): at most {most}")
+
+
 def _check_args(args) -> None:
     if getattr(args, "out", None) is not None and not str(args.out).strip():
         raise UsageError("--out names a folder, not ''")
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, got {args.games}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    most = MAX_WORKERS_PER_CPU * default_workers()
-    if args.workers is not None and args.workers > most and args.backend == "local":   # (a typo forks thousands)
-        raise UsageError(f"--workers {args.workers} is more than {MAX_WORKERS_PER_CPU} per CPU here "
-                         f"({default_workers()} CPUs): at most {most}")
+    check_workers(args.workers, args.backend)
     if args.address and args.backend != "ray":
         raise UsageError("--address is for --backend ray")
     if args.open and not args.out:

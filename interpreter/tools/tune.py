@@ -21,7 +21,7 @@ from ..play.tuning import objectives as obj
 from ..play.tuning.written import write as write_outputs
 from ..play.tuning.space import space
 from ..play.tuning.study import Settings, Tuner, check_resume
-from .batches import ProgressBar
+from .batches import ProgressBar, check_workers
 from .designer import open_report, write_report
 
 
@@ -55,8 +55,7 @@ def _check(args) -> None:
             raise UsageError(f"--{name} must be at least 1, got {getattr(args, name)}")
     if args.confirm is not None and args.confirm < 2:
         raise UsageError(f"--confirm must be at least 2 games, got {args.confirm}")
-    if args.workers is not None and args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    check_workers(args.workers, args.backend)
 
 
 def cmd_tune(args) -> int:
