@@ -37,6 +37,7 @@ def test_empty_values_count_what_keeping_them_costs(tmp_path, monkeypatch, typ, 
     rules = _game(tmp_path, typ, start)
     assert events.size([], 20) == events.size("", 20) == events.size({}, 20) == 20
     assert events.size([[], ""], 20) == 60   # (the list itself and each value in it)
+    assert events.size(-3.3333333333333335e-301, 20) == 24 == len(repr(-3.3333333333333335e-301))   # (JSON's width)
     assert events.size([[[[]]]], 20) == 80   # (lists nested: each of them counts)
     S = rules.new_game(1, 0, record=True)
     S.ev = events.Events(rules)

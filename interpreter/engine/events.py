@@ -24,6 +24,7 @@ MAX_GAME_EVENTS = 1_000_000   # events a recorded game keeps over the whole game
 MAX_EVENT_SIZE = 10_000_000   # their size between two decisions: bytes (docs/security.md)
 MAX_GAME_EVENT_SIZE = 50_000_000   # their size over the whole game (docs/security.md)
 NUMBER_WIDTH = 20   # characters of the widest whole number a game stores ("-9223372036854775807")
+FLOAT_WIDTH = 24    # characters of the widest number with a fraction JSON writes ("-3.3333333333333335e-301")
 WIDE = 6   # what a character of a text not printable ASCII counts: the most it takes kept
 
 _INT = {int}
@@ -43,7 +44,8 @@ def text_size(text: str) -> int:
 
 def size(value, each: int) -> int:
     """The size of an event (or of one of its values): its texts' (``text_size``), ``each``
-    for every other value in it (a number, a card, a seat), at least ``each`` for a text, and
+    for every other value in it (a number, a card, a seat; a number with a fraction at least
+    ``FLOAT_WIDTH``), at least ``each`` for a text, and
     ``each`` more for each list or record (itself, whatever it holds: lists nested deep, or
     holding empty ones, count each of them); a name as a dict's key counts its characters."""
     kind = type(value)
@@ -61,6 +63,8 @@ def size(value, each: int) -> int:
         for v in value:
             n += each if type(v) is int else size(v, each)
         return n
+    if kind is float:   # (its JSON may take 24 characters: -3.3333333333333335e-301)
+        return each if each > FLOAT_WIDTH else FLOAT_WIDTH
     return each
 
 
