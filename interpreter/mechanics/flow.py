@@ -139,14 +139,15 @@ def seats_again(seq, pos: int, recount, rest, n: int) -> list:
     seats in table order: those of ``rest``, else every seat that has not played; never the
     true order."""
     played = list(seq[:pos])
+    gone = set(played)   # (a lap may hold MAX_COST seats: each asked once, not looked for along the list)
     try:
         order = list(recount())
     except Exception:   # noqa: BLE001 - any failure of the count: the table's order, which hides nothing
-        return [*played, *(sorted(rest) if rest is not None else (p for p in range(n) if p not in played))]
+        return [*played, *(sorted(rest) if rest is not None else (p for p in range(n) if p not in gone))]
     if rest is not None:   # (stable: seats the world's order lacks last)
         rank = {p: i for i, p in enumerate(order)}
         return [*played, *sorted(rest, key=lambda p: rank.get(p, len(rank)))]
-    return [*played, *(p for p in order if p not in played)]
+    return [*played, *(p for p in order if p not in gone)]
 
 
 class _Loop(Step):
