@@ -18,6 +18,9 @@ sees; ``ALL`` = every seat.
 """
 from __future__ import annotations
 
+from lark import Token, Tree
+
+from ..expr.parser import ExprError, as_expr, parse
 from .visibility import ALL
 
 
@@ -35,13 +38,74 @@ def reads_public(rules, reads, zones: bool = True) -> bool:
     """Whether generated code that reads ``reads`` (an ``expr.access.Access``) reads only what
     every seat sees: zones, counters and variables every seat sees. A value computed from it may
     be shown to anyone (a grid's prices to a spectator). ``zones=False``: whatever zones it
-    reads (a loop's count read when it started, ``count(hand[0])``: how many cards a zone holds
-    every seat sees, and what it held then a world does not hold)."""
+    reads (``reads_unseen`` then tells which of them it reads for their cards)."""
     if reads is None or reads.opaque or reads.calls:
         return False
     vis = rules.visibility
     public = {"v": vis.var_public, "z": vis.zone_public if zones else bool}
     return all(public.get(kind, vis.counter_public)(name) for kind, name in reads.names)
+
+
+def reads_unseen(rules, fn) -> bool:
+    """Whether the compiled expression ``fn`` reads what not every seat sees: a private variable,
+    a counter not every seat sees, or the cards of a zone not every seat sees. How many cards a
+    zone holds every seat sees (engine/visibility.py): a zone read only for its count
+    (``count(hand[0])``, ``count(p.hand)``: the whole argument of ``count``) reads nothing hidden,
+    a zone read for its cards does (``count(hand[0] where n > 6)``, ``top(hand)``, ``c in hand``).
+    Told from the expression's tree (``fn.tree``), a define's tree read where the define is named;
+    without a tree, a zone not every seat sees is read for its cards."""
+    access = getattr(fn, "access", None)
+    if access is None or not reads_public(rules, access, zones=False):
+        return True
+    vis = rules.visibility
+    hidden = {name for kind, name in access.names if kind == "z" and not vis.zone_public(name)}
+    if not hidden:
+        return False
+    return not hidden <= _counted_only(getattr(fn, "tree", None), rules.data.get("define") or {})
+
+
+def _counted_only(tree, defines: dict) -> set:
+    """The names ``tree`` (with the defines it names, expanded) reads only as what ``count`` counts
+    (``count(NAME)``, ``count(NAME[i])``, ``count(x.NAME)``), never otherwise; none for no tree."""
+    counted: set = set()
+    other: set = set()
+    seen: set = set()
+    stack = [tree] if isinstance(tree, Tree) else []
+    while stack:
+        node = stack.pop()
+        ref = _counted(node)
+        if ref is not None:   # count(NAME), count(NAME[i]), count(x.NAME): the name counted, the rest read
+            counted.add(str(ref[0]))
+            stack += ref[1]
+            names = [ref[0]]
+        else:
+            stack += [child for child in node.children if isinstance(child, Tree)]
+            names = [child for k, child in enumerate(node.children) if isinstance(child, Token) and child.type == "NAME"
+                     and not (node.data == "call" and k == 0)]   # (a function's name: no zone)
+            other.update(map(str, names))
+        for token in names:
+            name = str(token)
+            if name in defines and name not in seen:
+                seen.add(name)
+                try:
+                    stack.append(parse(as_expr(defines[name])))
+                except ExprError:   # (a define that does not parse fails the load: never met here)
+                    return set()
+    return counted - other
+
+
+def _counted(node):
+    """Where ``node`` is ``count(NAME)``, ``count(NAME[i])`` or ``count(x.NAME)``: the NAME token and
+    the trees it reads besides (``i``, ``x``); else None."""
+    if node.data != "call" or str(node.children[0]) != "count" or len(node.children) != 2 \
+            or len(node.children[1].children) != 1:
+        return None
+    arg = node.children[1].children[0]
+    held = arg.children[0] if isinstance(arg, Tree) and arg.data == "index" else arg
+    if not (isinstance(held, Tree) and held.data in ("name", "attr") and isinstance(held.children[-1], Token)):
+        return None
+    rest = (*held.children[:-1], *(arg.children[1:] if arg is not held else ()))
+    return held.children[-1], [child for child in rest if isinstance(child, Tree)]
 
 
 def told_seers(rules, ev: dict) -> int:

@@ -10,7 +10,7 @@ from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
-from ..engine.sight import reads_public
+from ..engine.sight import reads_unseen
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -84,11 +84,13 @@ class Repeat(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): a count that read a private
-        variable or a counter not every seat sees (``repeat: "_secret"``) is counted again on
-        what the world believes of them; one that cannot be counted there (a private number the
-        world holds as none) ends with the pass running. Any other count stays the flow's own
-        reading, made when the loop started: the zones it read (``count(hand[0])``) may hold
-        other cards now, and the world holds no earlier state to count them as they were."""
+        variable, a counter not every seat sees (``repeat: "_secret"``) or the cards of a zone
+        not every seat sees (``count(hand[0] where n > 6)``) is counted again on what the world
+        holds of them; one that cannot be counted there (a private number the world holds as
+        none) ends with the pass running. A count of how many cards zones hold
+        (``count(hand[0])``: every seat sees it) stays the flow's own reading, made when the
+        loop started: the zones may hold other cards now, and the world holds no earlier state
+        to count them as they were."""
         if not reads_hidden(self, S, self.times)[0]:
             return
         try:
@@ -115,15 +117,15 @@ class Repeat(Step):
 
 
 def reads_hidden(step, S, *fns) -> tuple:
-    """For each of a step's expressions (None: not written), whether it reads a private variable
-    or a counter not every seat sees: what a determinization counts again on the world's values
-    (engine/knowledge.py). Zones are not counted: how many cards one holds every seat sees, and
-    what it held when the step read it the world does not hold. Found once for a ruleset (a
-    search deals worlds again and again)."""
+    """For each of a step's expressions (None: not written), whether it reads what not every
+    seat sees (engine/sight.py ``reads_unseen``): a private variable, a hidden counter, the cards
+    of a hidden zone; what a determinization counts again on the world's values
+    (engine/knowledge.py). A zone read only for how many cards it holds is not counted: every
+    seat sees that, and what it held when the step read it the world does not hold. Found once
+    for a ruleset (a search deals worlds again and again)."""
     kept = step.hidden_kept
     if kept is None or kept[0] is not S.rules:
-        kept = step.hidden_kept = (S.rules, tuple(fn is not None and not reads_public(S.rules, fn.access, zones=False)
-                                                  for fn in fns))
+        kept = step.hidden_kept = (S.rules, tuple(fn is not None and reads_unseen(S.rules, fn) for fn in fns))
     return kept[1]
 
 
@@ -321,10 +323,10 @@ class Turns(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py), as a repeat's: laps to run that
-        read a private variable or a hidden counter (``rounds: "_secret"``) are counted again on
-        the world's values (none counted: the lap running is the last); a lap's order that read
-        one (``sort_by: "power[me]"``, ``players:``, ``from:``) is made again there
-        (``seats_again``)."""
+        read a private variable, a hidden counter or a hidden zone's cards (``rounds:
+        "_secret"``) are counted again on the world's values (none counted: the lap running is
+        the last); a lap's order that read one (``sort_by: "power[me]"``, ``players:``,
+        ``from:``) is made again there (``seats_again``)."""
         rounds, *ordered = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
         if rounds and self.rounds is not None and frame[LAP_LIMIT] is not None:
             try:

@@ -170,13 +170,13 @@ class Pass(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): the givers and the count read
-        when the pass started, where they read a private variable or a hidden counter, are made
-        again on the world's values. The givers that have given, and the one asked, keep their
+        when the pass started, where they read a private variable, a hidden counter or a hidden
+        zone's cards (flow.reads_hidden), are made again on the world's values. The givers that have given, and the one asked, keep their
         places, the others are those the world counts (flow.seats_again); the count is the
         world's, never fewer than the seat saw given (the most cards a giver has put aside, one
         more than the giver asked has): where the world cannot count it (a private number it
-        holds as none), that least. A count of zones only is the one read when the pass started
-        (as a repeat's)."""
+        holds as none), that least. A count of how many cards zones hold is the one read when the
+        pass started (as a repeat's)."""
         who, count = reads_hidden(self, S, self.who, self.count)
         if not (who or count):
             return

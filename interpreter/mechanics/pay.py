@@ -296,8 +296,8 @@ class Pay(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): the units owed, read when the
-        payer was, where an amount read a private variable or a hidden counter (``costs: {gold:
-        "_price"}``), are counted again on the world's values, less what has been paid of them.
+        payer was, where an amount read a private variable, a hidden counter or a hidden zone's
+        cards (``costs: {gold: "_price"}``; flow.reads_hidden), are counted again on the world's values, less what has been paid of them.
         A cost paid before the unit asked stays paid (the seat saw the payment go past it); the
         one asked owes one unit at least (the seat sees it asked), the others none at least.
         Where the world cannot count an amount (a private number it holds as none), that least."""
@@ -362,5 +362,5 @@ def _whole_cost(ctx, name, fn, path):
 
     def checked(S, me, L):
         return as_whole(name, fn(S, me, L), subject)
-    checked.access = fn.access   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
+    checked.access, checked.tree = fn.access, fn.tree   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
     return checked
