@@ -71,7 +71,7 @@ def main(argv=None) -> int:
     ap.add_argument("--unchecked", action="store_true", help="worlds not asked the invariants")
     args = ap.parse_args(argv)
     if args.unchecked:
-        knowledge._asked = lambda S, seat: ()   # (every world as it is first dealt)
+        knowledge.first_broken = lambda S, entries=None: None   # (every world kept as it is first dealt)
     for name in args.rulesets:
         rules = interpreter.load(interpreter.ruleset_path(name) if not Path(name).exists() else name)
         out: Counter = Counter()

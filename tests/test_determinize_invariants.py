@@ -4,8 +4,10 @@ last is kept and the invariant it breaks recorded. An invariant that reads a val
 replace by beliefs (a private variable, a counter hidden from the seat) is not asked of them."""
 from __future__ import annotations
 
+import importlib.util
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,8 @@ from fuzzing.lockstep import reference
 from helpers import bundled, load_text
 from interpreter.engine import knowledge
 from interpreter.engine.knowledge import WORLD_TRIES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _decisions(rules, players: int, seeds, every: int = 2):
@@ -183,3 +187,17 @@ def test_the_plain_reference_deals_the_same_worlds(name, players):
         a.apply_index(i)
         b.apply_index(i)
     assert k == 59
+
+
+def test_the_worlds_benchmark_counts_worlds_asked_the_invariants_and_not(monkeypatch, capsys):
+    # benchmarks/worlds.py --unchecked keeps every world as first dealt: Go Fish's then break
+    # its invariant (docs/agents.md's figures come from it), asked of them none does
+    spec = importlib.util.spec_from_file_location("worlds_benchmark", ROOT / "benchmarks" / "worlds.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(knowledge, "first_broken", knowledge.first_broken)   # (put back after: --unchecked replaces it)
+    bench.main(["go_fish", "--players", "2", "--seeds", "1"])
+    bench.main(["go_fish", "--players", "2", "--seeds", "1", "--unchecked"])
+    checked, unchecked = capsys.readouterr().out.splitlines()
+    assert checked.startswith("go_fish (2 players): worlds 21, ends 21;"), checked
+    assert unchecked.startswith("go_fish (2 players): worlds 21, ends 17, budget 4, broken 4;"), unchecked
