@@ -13,8 +13,11 @@ import pytest
 
 from fuzzing.lockstep import reference
 from helpers import bundled, load_text
+from interpreter.building import invariant_cost
 from interpreter.engine import knowledge
+from interpreter.engine.invariants import INVARIANT_CALL, weight
 from interpreter.engine.knowledge import WORLD_TRIES
+from interpreter.errors import RulesetError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -201,3 +204,31 @@ def test_the_worlds_benchmark_counts_worlds_asked_the_invariants_and_not(monkeyp
     checked, unchecked = capsys.readouterr().out.splitlines()
     assert checked.startswith("go_fish (2 players): worlds 21, ends 21;"), checked
     assert unchecked.startswith("go_fish (2 players): worlds 21, ends 17, budget 4, broken 4;"), unchecked
+
+
+def test_each_invariants_call_is_weighed_in_the_bound_of_them_together(tmp_path, monkeypatch):
+    # 100 invariants of one operation each: their calls cost what their conditions do not, and
+    # they weigh 100 * (1 + INVARIANT_CALL) together, past a bound of 2,000
+    monkeypatch.setattr(invariant_cost, "MAX_INVARIANTS_WORK", 2_000)
+    many = '"\n  - "'.join(["true"] * 100)
+    with pytest.raises(RulesetError) as e:
+        load_text(tmp_path, CARDS % many)
+    assert "may take 2,016 operations together, more than 2,000" in str(e.value)
+    assert len(load_text(tmp_path, CARDS % '"\n  - "'.join(["true"] * 95)).invariants) == 95
+
+
+@pytest.mark.parametrize("seat", [0, 1], ids=["own-decision", "another-seats-decision"])
+def test_the_worlds_dealt_again_count_each_invariants_call(tmp_path, monkeypatch, seat):
+    # 200 invariants of one operation and one false in every world: WORLD_WORK affords what 10
+    # askings weigh, their calls counted, so 10 worlds are dealt, not 50
+    text = "count(deck) + count(hand[0]) + count(hand[1]) == 9"
+    rules = load_text(tmp_path, CARDS % '"\n  - "'.join([*["true"] * 200, text]))
+    asking = sum(weight(entry[0]) for entry in rules.invariants)
+    assert asking == 200 * (1 + INVARIANT_CALL) + rules.invariants[-1][0].work + INVARIANT_CALL
+    monkeypatch.setattr(knowledge, "WORLD_WORK", 10 * asking)
+    for r in (rules, reference(rules)):
+        S = r.new_game(2, 1, knowledge=True)
+        deals = _counting(monkeypatch)
+        flaws: list = []
+        S.determinize(seat, random.Random(5), flaws)
+        assert len(deals) == 10 and flaws == [text]

@@ -7,6 +7,19 @@ from __future__ import annotations
 from ..expr.limits import MAX_COST
 
 MAX_INVARIANTS_WORK = MAX_COST   # worst-case operations of all the invariants together (building/invariant_cost.py)
+# operations one invariant's asking costs besides its condition's: the call of its function and
+# its result tested, some 240 ns where 47,000 are asked (70 ns of 10,000), 15 operations of a
+# costly condition's 16 ns (python benchmarks/invariant_calls.py --many 47000), so that many
+# cheap ones weigh what they take
+INVARIANT_CALL = 20
+
+
+def weight(fn) -> int:
+    """What asking one invariant (its compiled condition ``fn``) weighs, in worst-case operations:
+    its condition's cost bound (``MAX_COST`` where none is known) and ``INVARIANT_CALL``. The
+    bound of them all together (``MAX_INVARIANTS_WORK``, building/invariant_cost.py) and the
+    worlds a determinization may ask them of (``WORLD_WORK``, engine/knowledge.py) count it."""
+    return getattr(fn, "work", MAX_COST) + INVARIANT_CALL
 
 
 def first_broken(S, entries=None):

@@ -56,7 +56,7 @@ from __future__ import annotations
 from ..errors import GameError
 from ..expr.limits import MAX_COST
 from .beliefs import believed, replaced
-from .invariants import first_broken
+from .invariants import first_broken, weight
 from .layout import reindex
 from .loop import located, reask
 from .rng import seed_state
@@ -151,8 +151,8 @@ def unplaced_cards(S, seat: int) -> set:
 
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
 WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariants (docs/agents.md)
-# the invariants' worst-case operations (their cost bounds) a determinization may ask in all, over
-# its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,332) and more
+# the invariants' worst-case operations (their weights: invariants.weight) a determinization may
+# ask in all, over its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,352) and more
 WORLD_WORK = 16 * MAX_COST
 
 
@@ -224,8 +224,8 @@ def _asked(S, seat: int) -> tuple:
     """The invariants asked of ``seat``'s worlds: those that read none of the values its worlds
     replace by beliefs (engine/beliefs.py ``replaced``: a counter tied to hidden cards, reset,
     need not agree with the cards dealt) and hand the state to no helper; and how many worlds
-    may be asked them: ``WORLD_TRIES``, fewer where their cost bounds together, that many times,
-    would pass ``WORLD_WORK`` (one at least); kept by the ruleset for the team assignment and
+    may be asked them: ``WORLD_TRIES``, fewer where their weights together (engine/invariants.py
+    ``weight``: a cost bound and a call), that many times, would pass ``WORLD_WORK`` (one at least); kept by the ruleset for the team assignment and
     the seat."""
     rules = S.rules
     if not rules.invariants:
@@ -235,7 +235,7 @@ def _asked(S, seat: int) -> tuple:
     if found is None:
         gone = replaced(rules, S.members, seat)
         asked = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
-        work = sum(getattr(entry[0], "work", MAX_COST) for entry in asked)
+        work = sum(weight(entry[0]) for entry in asked)
         found = kept[key] = (asked, max(1, min(WORLD_TRIES, WORLD_WORK // max(work, 1))) if asked else 1)
     return found
 
