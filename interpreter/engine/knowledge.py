@@ -60,6 +60,7 @@ from .invariants import first_broken
 from .layout import reindex
 from .loop import located, reask
 from .rng import seed_state
+from . import voids
 from .sight import place_of
 from .visibility import ALL
 
@@ -74,6 +75,8 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner, held: bool = False)
     """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now.
     ``held``: a step held them aside since they left ``src`` (a pass), so the cards in ``src``
     now are not in question."""
+    if S.vd and cards:   # what the table learnt of the hand they entered no longer holds (engine/voids.py)
+        voids.gained(S, dst, dst_owner)
     kn = S.kn
     seen = S.rules.visibility.seen(S.members)
     full = (1 << S.n) - 1
@@ -154,6 +157,8 @@ WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariant
 # the invariants' worst-case operations (their cost bounds) a determinization may ask in all, over
 # its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,332) and more
 WORLD_WORK = 16 * MAX_COST
+# the flaw of a world dealt without what the table saw of hands that could not follow (engine/voids.py)
+VOIDS_FLAW = "a hand seen to hold none of some cards (a void): no deal of the hidden cards keeps it"
 
 
 def determinize(S, seat: int, rng, flaws: list | None = None):
@@ -179,7 +184,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     invariants, tries = _asked(S, seat)
     if S.dec is None or S.dec[0] == seat:
         for _ in range(tries):
-            D = _dealt(S, seat, rng)
+            D = _dealt(S, seat, rng, flaws)
             broken = first_broken(D, invariants) if invariants else None
             if broken is None:
                 return D
@@ -188,7 +193,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     shown = other = flawed = None
     worlds = 0   # worlds dealt that break an invariant
     for _ in range(TRIES):
-        D = _dealt(S, seat, rng)
+        D = _dealt(S, seat, rng, flaws)
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
@@ -257,15 +262,17 @@ def _flawed(D, broken, flaws: list | None):
     return D
 
 
-def _dealt(S, seat: int, rng):
+def _dealt(S, seat: int, rng, flaws: list | None = None):
     """A copy of ``S`` with the cards ``seat`` cannot place dealt again (its pending question
-    not asked again)."""
+    not asked again), none into a hand the seat saw go without it (engine/voids.py; where no deal
+    can keep that, a crafted state, the deal without it, noted once in ``flaws``)."""
     D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
     kn = D.kn or {}
     known = {c for c, m in kn.items() if m & bit}   # hidden cards whose place the seat knows
     slots: list = []    # (the list to refill, how many cards it takes, the components it can hold or None)
+    places: list = []   # for each slot: the (zone, owner) it refills, None for a step's cards held aside
     ordered: list = []  # for each slot: whether its order is to be dealt (not a zone kept sorted)
     pool: list = []
     for name in rules.zone_owner:
@@ -286,6 +293,7 @@ def _dealt(S, seat: int, rng):
             pool += free
             cards[:] = keep            # (D owns its lists: own_all above)
             slots.append((cards, len(free), holds))
+            places.append((name, owner))
             ordered.append(name not in rules.sorted_zones)
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
@@ -294,10 +302,19 @@ def _dealt(S, seat: int, rng):
         if cards:
             held.append((step, frame, len(cards)))
             slots.append(([], len(cards), None))
+            places.append(None)
             ordered.append(False)   # (dealt to the step, in the deal's own random order)
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
+    banned = voids.banned(D, seat, places) if D.vd and D.kn is not None else None
+    try:
+        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng, banned=banned)
+    except GameError:
+        if banned is None:
+            raise
+        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)   # (a crafted state: flawed)
+        if flaws is not None and VOIDS_FLAW not in flaws:
+            flaws.append(VOIDS_FLAW)
     for i, ((cards, _, _), got, shuffled) in enumerate(zip(slots, dealt, ordered)):
         kept = bool(cards)
         cards.extend(got)
@@ -323,6 +340,8 @@ def _dealt(S, seat: int, rng):
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
+    if D.vd:   # (what it saw and its world keeps; a playout keeps none: no knowledge)
+        D.vd = voids.seen_by(D, seat) if D.kn is not None else ()
     rules.keep_sorted(D)
     reindex(D)   # (each card's zone, where the ruleset records it)
     # the game's seed and RNG would deal every hidden card again, and the chance to come: the
@@ -339,7 +358,8 @@ def _may_shuffle(rules, zone: str) -> bool:
     return zone in rules.shuffled or None in rules.shuffled
 
 
-def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple[list[list], frozenset]:
+def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50,
+          banned: list | None = None) -> tuple[list[list], frozenset]:
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
     only cards of the components it can hold; and the slots whose cards are already in a
     uniformly random order (a cut of one shuffled set: shuffling them again changes nothing
@@ -350,10 +370,17 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple
     every fitting deal is equally likely: the cards that fit fewest slots take random places
     among them first (``_deal_nested``). Otherwise the cards that fit fewest slots go first,
     each to a slot chosen in proportion to the room it has left; the real deal is one that
-    fits, so a few tries find one."""
-    fit: dict = {}   # component -> the slots that may hold it
+    fits, so a few tries find one.
+
+    ``banned``: for each slot, the cards it may not take (engine/voids.py): each card's class is
+    then its component and the slots that ban it, dealt as the components are."""
+    if banned is not None:
+        kinds = {c: (kinds[c], frozenset(i for i, no in enumerate(banned) if c in no)) for c in pool}
+    fit: dict = {}   # component (its class) -> the slots that may hold it
     for kind in {kinds[c] for c in pool}:
-        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots) if holds is None or kind in holds)
+        comp, out = (kind, ()) if banned is None else kind
+        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots)
+                              if (holds is None or comp in holds) and i not in out)
         if not fit[kind]:   # the real deal fits, unless a card sits where no hidden zone may hold it
             c = next(c for c in pool if kinds[c] == kind)
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
