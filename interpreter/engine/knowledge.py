@@ -48,7 +48,9 @@ named among the world's cards where they went, a repeat's count (a turns step's 
 seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
 or hidden counter counted again on the world's (one of zones: the one read when the loop
 started), a when-trigger's last value asked again; the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
-position the rules never reach) is dealt again (``determinize``).
+position the rules never reach) is dealt again (``determinize``). A hand the seat saw fail to
+follow is dealt none of the cards it was shown to lack (engine/voids.py: ``S.vd``, kept with
+``S.kn`` and dropped for a hand any card enters, which ``know`` sees).
 """
 from __future__ import annotations
 
@@ -272,7 +274,6 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
     kn = D.kn or {}
     known = {c for c, m in kn.items() if m & bit}   # hidden cards whose place the seat knows
     slots: list = []    # (the list to refill, how many cards it takes, the components it can hold or None)
-    places: list = []   # for each slot: the (zone, owner) it refills, None for a step's cards held aside
     ordered: list = []  # for each slot: whether its order is to be dealt (not a zone kept sorted)
     pool: list = []
     for name in rules.zone_owner:
@@ -293,7 +294,6 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
             pool += free
             cards[:] = keep            # (D owns its lists: own_all above)
             slots.append((cards, len(free), holds))
-            places.append((name, owner))
             ordered.append(name not in rules.sorted_zones)
     held = []             # cards steps hold aside, hidden from the seat
     for frame in D.stack:
@@ -302,11 +302,10 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
         if cards:
             held.append((step, frame, len(cards)))
             slots.append(([], len(cards), None))
-            places.append(None)
             ordered.append(False)   # (dealt to the step, in the deal's own random order)
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    banned = voids.banned(D, seat, places) if D.vd and D.kn is not None else None
+    banned = voids.banned(D, seat, slots) if D.vd and D.kn is not None else None
     try:
         dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng, banned=banned)
     except GameError:
@@ -374,17 +373,15 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50,
 
     ``banned``: for each slot, the cards it may not take (engine/voids.py): each card's class is
     then its component and the slots that ban it, dealt as the components are."""
-    if banned is not None:
-        kinds = {c: (kinds[c], frozenset(i for i, no in enumerate(banned) if c in no)) for c in pool}
-    fit: dict = {}   # component (its class) -> the slots that may hold it
+    fit: dict = {}   # component -> the slots that may hold it
     for kind in {kinds[c] for c in pool}:
-        comp, out = (kind, ()) if banned is None else kind
-        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots)
-                              if (holds is None or comp in holds) and i not in out)
+        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots) if holds is None or kind in holds)
         if not fit[kind]:   # the real deal fits, unless a card sits where no hidden zone may hold it
             c = next(c for c in pool if kinds[c] == kind)
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
                             "lists it (a state patched, or a ruleset that moves it where it may not be)")
+    if banned is not None:
+        kinds, fit = voids.classes(pool, kinds, fit, banned)
     if _nested(set(fit.values())):
         dealt = _deal_nested(pool, slots, fit, kinds, rng)
         if dealt is None:

@@ -4,7 +4,8 @@ A saved state is input from outside (a file someone edited, a message from a cli
 its text is bounded before it is parsed (``MAX_STATE_CHARS``), and its shape, types and
 ranges are checked against the ruleset (a message written only for what does not fit): the
 zones, counters and variables it declares, card ids that exist and sit in one place at a time
-(a zone, or a step that holds them aside), seats and teams of this game, whole numbers within the language's
+(a zone, or a step that holds them aside), what the table learnt of hands that could not follow
+(engine/voids.py ``check``), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
 again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
 else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a

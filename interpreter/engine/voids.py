@@ -23,6 +23,7 @@ saved without that field loads with none) and ``check`` holds them to the rulese
 """
 from __future__ import annotations
 
+from ..errors import GameError
 from .values import Bad, need, whole
 from .visibility import ALL
 
@@ -53,20 +54,40 @@ def gained(S, zone: str, owner) -> None:
         S.vd = vd
 
 
-def banned(S, seat: int, places: list) -> list | None:
-    """For each place a determinization deals into (``(zone, owner)``, or None: a step's cards
-    held aside), the cards ``seat`` saw that hand go without; None when none applies."""
+def banned(S, seat: int, slots: list) -> list | None:
+    """For each slot a determinization of ``S`` deals into (its first item the list it refills:
+    a zone instance's own list, or a new one for a step's cards held aside), the cards ``seat``
+    saw that hand go without; None when none applies. (Found by the list: no place is noted
+    for a deal where nothing is void.)"""
     bit = 1 << seat
-    out: list = [frozenset()] * len(places)
-    found = False
+    out: list | None = None
     for zone, owner, cards, seats in S.vd:
         if not seats & bit:   # (a play this seat could not see)
             continue
-        for i, place in enumerate(places):
-            if place == (zone, owner):
+        hand = S.zone(zone)[owner]
+        for i, slot in enumerate(slots):
+            if slot[0] is hand:
+                if out is None:
+                    out = [frozenset()] * len(slots)
                 out[i] = out[i] | cards
-                found = True
-    return out if found else None
+    return out
+
+
+def classes(pool: list, kinds, fit: dict, banned: list) -> tuple[dict, dict]:
+    """For a deal (engine/knowledge.py ``_deal``): each card of ``pool`` by its class, its
+    component and the slots that ban it (``banned``), and each class's slots: its component's
+    (``fit``) less those; GameError where a class has none left."""
+    out: dict = {}   # card -> the slots that ban it, in slot order
+    for i, no in enumerate(banned):
+        for c in no:
+            out[c] = out.get(c, ()) + (i,)
+    classes = {c: (kinds[c], out.get(c, ())) for c in pool}
+    fits = {}
+    for kind in set(classes.values()):
+        fits[kind] = fit[kind[0]].difference(kind[1])
+        if not fits[kind]:   # (a crafted state: the caller deals without them)
+            raise GameError("cannot determinize: a card no hidden hand may hold (a void recorded everywhere)")
+    return classes, fits
 
 
 def seen_by(S, seat: int) -> tuple:
