@@ -266,3 +266,17 @@ def test_a_world_no_deal_can_keep_falls_back_and_says_so():
     assert flaws == [VOIDS_FLAW]
     assert sorted(c for p in range(4) for c in D.z["hand"][p]) == sorted(c for p in range(4) for c in S.z["hand"][p])
     assert all(entry[2].isdisjoint(D.z["hand"][entry[1]]) for entry in D.vd)   # (the world keeps what holds)
+
+
+def test_a_seat_that_did_not_see_the_play_keeps_no_fact_in_its_worlds():
+    # (a crafted record: every seat sees a trick's table or none does) a void the seat did not
+    # see binds neither its worlds' deals nor their records
+    rules = interpreter.load("hearts")
+    _, S, (zone, owner, cards, _) = voided(rules, 4, 3)
+    seat = next(p for p in range(4) if p != owner)
+    S.vd = ((zone, owner, cards, 0b1111 & ~(1 << seat)),)
+    worlds = [S.determinize(seat, random.Random(k)) for k in range(200)]
+    assert holding(worlds, zone, owner, cards) > 0
+    assert all(D.vd == () for D in worlds)
+    other = next(p for p in range(4) if p not in (seat, owner))
+    assert holding([S.determinize(other, random.Random(k)) for k in range(200)], zone, owner, cards) == 0
