@@ -160,15 +160,34 @@ def test_a_hidden_table_keeps_no_fact_and_open_hands_record_none(tmp_path):
         assert (total > 0) == recorded
 
 
-def test_the_generated_module_and_the_reference_record_the_same_voids(tmp_path):
-    # a follow key that reads a variable (a trump named in play) is read for every card as the
-    # void is seen: what was learnt is those cards, whatever the variable says later
-    keyed = load_text(tmp_path, trick_ruleset(
+def keyed_game(tmp_path):
+    """A trick game whose follow key reads a variable each trick's winner changes (a trump
+    named in play): the high cards of the suit it names follow as a suit of their own."""
+    return load_text(tmp_path, trick_ruleset(
         "vars:\n  high: {type: str, start: \"'A'\"}\n", ranks=8,
         hooks="on_win: [{set: {high: \"'B' if high == 'A' else 'A'\"}}]").replace(
         "follow: suit", "follow: \"'T' if suit == high and rank > 6 else suit\""))
+
+
+def test_a_key_that_reads_the_state_is_read_for_every_card_as_the_void_is_seen(tmp_path):
+    rules = keyed_game(tmp_path)
+    suit, rank = rules.attr_tables["suit"], rules.attr_tables["rank"]
+    seen = set()
+    for seed in range(0, 60, 3):
+        before, S, (_, owner, cards, _) = voided(rules, 3, seed)
+        high = before.v["high"]
+        keys = ["T" if suit[c] == high and rank[c] > 6 else suit[c] for c in range(len(suit))]
+        led = keys[before.z["table"][0]]
+        assert cards == {c for c, k in enumerate(keys) if k == led}   # as the key read then
+        seen.add(led)
+    assert seen >= {"A", "B", "T"}
+
+
+def test_the_generated_module_and_the_reference_record_the_same_voids(tmp_path):
+    keyed = keyed_game(tmp_path)
     for rules, players in ((interpreter.load("hearts"), 4), (interpreter.load("spades"), 4),
-                           (interpreter.load("euchre"), 4), (interpreter.load("oh_hell"), 4), (keyed, 3)):
+                           (interpreter.load("euchre"), 4), (interpreter.load("oh_hell"), 4),
+                           (interpreter.load("diamonds"), 4), (keyed, 3)):
         ref, voids = reference(rules), 0
         for seed in range(3):
             a, b = rules.new_game(players, seed, knowledge=True), ref.new_game(players, seed, knowledge=True)
