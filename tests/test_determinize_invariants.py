@@ -104,9 +104,9 @@ def _counting(monkeypatch) -> list:
     deals: list = []
     dealt = knowledge._dealt
 
-    def counted(S, seat, rng):
+    def counted(S, seat, rng, *flaws):
         deals.append(seat)
-        return dealt(S, seat, rng)
+        return dealt(S, seat, rng, *flaws)
     monkeypatch.setattr(knowledge, "_dealt", counted)
     return deals
 

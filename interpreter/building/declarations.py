@@ -255,6 +255,10 @@ class Declarations(ParamDeclarations):
     def zone_sorted(self, name):
         return bool((self.zone_decl.get(name) or {}).get("sorted", False))
 
+    def zone_visible(self, name) -> str:
+        """The zone's ``visible:`` as declared: all (the default), owner or none (engine/visibility.py)."""
+        return str((self.zone_decl.get(name) or {}).get("visible", "all"))
+
     def zone_max(self, name):
         """The zone's ``max:`` as the guards write it (engine/capacity.py ``guard``): its number, its
         expression's text (evaluated for each game), or None (no max: no guard)."""

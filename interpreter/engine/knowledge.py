@@ -48,7 +48,9 @@ named among the world's cards where they went, a repeat's count (a turns step's 
 seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
 or hidden counter counted again on the world's (one of zones: the one read when the loop
 started), a when-trigger's last value asked again; the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
-position the rules never reach) is dealt again (``determinize``).
+position the rules never reach) is dealt again (``determinize``). A hand the seat saw fail to
+follow is dealt none of the cards it was shown to lack (engine/voids.py: ``S.vd``, kept with
+``S.kn`` and dropped for a hand any card enters, which ``know`` sees).
 """
 from __future__ import annotations
 
@@ -60,6 +62,7 @@ from .invariants import first_broken, weight
 from .layout import reindex
 from .loop import located, reask
 from .rng import seed_state
+from . import voids
 from .sight import place_of
 from .visibility import ALL
 
@@ -74,6 +77,8 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner, held: bool = False)
     """Cards moved from ``src`` (of ``src_owner``) to ``dst``: who knows where they are now.
     ``held``: a step held them aside since they left ``src`` (a pass), so the cards in ``src``
     now are not in question."""
+    if S.vd and cards:   # what the table learnt of the hand they entered no longer holds (engine/voids.py)
+        voids.gained(S, dst, dst_owner)
     kn = S.kn
     seen = S.rules.visibility.seen(S.members)
     full = (1 << S.n) - 1
@@ -154,6 +159,8 @@ WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariant
 # the invariants' worst-case operations (their weights: invariants.weight) a determinization may
 # ask in all, over its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,352) and more
 WORLD_WORK = 16 * MAX_COST
+# the flaw of a world dealt without what the table saw of hands that could not follow (engine/voids.py)
+VOIDS_FLAW = "a hand seen to hold none of some cards (a void): no deal of the hidden cards keeps it"
 
 
 def determinize(S, seat: int, rng, flaws: list | None = None):
@@ -179,7 +186,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     invariants, tries = _asked(S, seat)
     if S.dec is None or S.dec[0] == seat:
         for _ in range(tries):
-            D = _dealt(S, seat, rng)
+            D = _dealt(S, seat, rng, flaws)
             broken = first_broken(D, invariants) if invariants else None
             if broken is None:
                 return D
@@ -188,7 +195,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     shown = other = flawed = None
     worlds = 0   # worlds dealt that break an invariant
     for _ in range(TRIES):
-        D = _dealt(S, seat, rng)
+        D = _dealt(S, seat, rng, flaws)
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
@@ -257,9 +264,10 @@ def _flawed(D, broken, flaws: list | None):
     return D
 
 
-def _dealt(S, seat: int, rng):
+def _dealt(S, seat: int, rng, flaws: list | None = None):
     """A copy of ``S`` with the cards ``seat`` cannot place dealt again (its pending question
-    not asked again)."""
+    not asked again), none into a hand the seat saw go without it (engine/voids.py; where no deal
+    can keep that, a crafted state, the deal without it, noted once in ``flaws``)."""
     D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
@@ -297,7 +305,15 @@ def _dealt(S, seat: int, rng):
             ordered.append(False)   # (dealt to the step, in the deal's own random order)
             pool += cards
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
-    dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)
+    banned = voids.banned(D, seat, slots) if D.vd and D.kn is not None else None
+    try:
+        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng, banned=banned)
+    except GameError:
+        if banned is None:
+            raise
+        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)   # (a crafted state: flawed)
+        if flaws is not None and VOIDS_FLAW not in flaws:
+            flaws.append(VOIDS_FLAW)
     for i, ((cards, _, _), got, shuffled) in enumerate(zip(slots, dealt, ordered)):
         kept = bool(cards)
         cards.extend(got)
@@ -323,6 +339,8 @@ def _dealt(S, seat: int, rng):
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
+    if D.vd:   # (what it saw and its world keeps; a playout keeps none: no knowledge)
+        D.vd = voids.seen_by(D, seat) if D.kn is not None else ()
     rules.keep_sorted(D)
     reindex(D)   # (each card's zone, where the ruleset records it)
     # the game's seed and RNG would deal every hidden card again, and the chance to come: the
@@ -339,7 +357,8 @@ def _may_shuffle(rules, zone: str) -> bool:
     return zone in rules.shuffled or None in rules.shuffled
 
 
-def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple[list[list], frozenset]:
+def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50,
+          banned: list | None = None) -> tuple[list[list], frozenset]:
     """The pool dealt into the slots at random, each slot taking exactly its number of cards and
     only cards of the components it can hold; and the slots whose cards are already in a
     uniformly random order (a cut of one shuffled set: shuffling them again changes nothing
@@ -350,7 +369,10 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple
     every fitting deal is equally likely: the cards that fit fewest slots take random places
     among them first (``_deal_nested``). Otherwise the cards that fit fewest slots go first,
     each to a slot chosen in proportion to the room it has left; the real deal is one that
-    fits, so a few tries find one."""
+    fits, so a few tries find one.
+
+    ``banned``: for each slot, the cards it may not take (engine/voids.py): each card's class is
+    then its component and the slots that ban it, dealt as the components are."""
     fit: dict = {}   # component -> the slots that may hold it
     for kind in {kinds[c] for c in pool}:
         fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots) if holds is None or kind in holds)
@@ -358,6 +380,8 @@ def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50) -> tuple
             c = next(c for c in pool if kinds[c] == kind)
             raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
                             "lists it (a state patched, or a ruleset that moves it where it may not be)")
+    if banned is not None:
+        kinds, fit = voids.classes(pool, kinds, fit, banned)
     if _nested(set(fit.values())):
         dealt = _deal_nested(pool, slots, fit, kinds, rng)
         if dealt is None:

@@ -98,6 +98,7 @@ class Layout:
                  "    new.stack = [f[:] for f in self.stack]   # frame contents are replaced, never mutated",
                  "    new.ev = None",
                  "    new.kn = None if self.kn is None else self.kn.copy()",
+                 "    new.vd = self.vd   # (a tuple of frozensets: never changed in place)",
                  "    self.sh = set(shared)",
                  "    new.sh = set(shared)",
                  *self._copies(shapes, owned, kept, shared=True),
@@ -114,6 +115,7 @@ class Layout:
                  "    new.cap = self.cap",   # (never written: the start's, evaluated once for its values)
                  "    new.rng, new.stack, new.dec, new.over, new.steps = 0, [], None, False, 0",
                  "    new.ev = new.kn = None",
+                 "    new.vd = ()",
                  "    new.sh = set()",
                  *self._copies(shapes, owned, kept, shared=False),
                  "    return new"]

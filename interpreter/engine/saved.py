@@ -4,7 +4,8 @@ A saved state is input from outside (a file someone edited, a message from a cli
 its text is bounded before it is parsed (``MAX_STATE_CHARS``), and its shape, types and
 ranges are checked against the ruleset (a message written only for what does not fit): the
 zones, counters and variables it declares, card ids that exist and sit in one place at a time
-(a zone, or a step that holds them aside), seats and teams of this game, whole numbers within the language's
+(a zone, or a step that holds them aside), what the table learnt of hands that could not follow
+(engine/voids.py ``check``), seats and teams of this game, whole numbers within the language's
 bounds, finite numbers, an RNG state of 64 bits, and a pending decision that the flow, asked
 again, gives back unchanged, leaving the same frames (the step asking it on top). Anything
 else is a GameError naming the field, never a raw Python exception; a re-ask that fails (a
@@ -26,6 +27,7 @@ from ..errors import GameError, RulebookError
 from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
+from . import voids
 from .beliefs import revealed_into
 from .capacity import overfull
 from .frames import check_frame
@@ -34,6 +36,7 @@ from .values import Bad as _Bad, check_value as _check_value, need as _need, siz
 
 FIELDS = ("format", "ruleset", "hash", "seed", "players", "teams", "params", "options", "zones",
           "counters", "vars", "rng", "stack", "decision", "over", "steps", "known")
+OPTIONAL = ("voids",)   # fields a state writes only when it has something there (engine/voids.py)
 MAX_STEPS = 10 ** 12   # steps a saved game may have run (far above any budget)
 # characters (or bytes) of a saved state's text, checked before it is parsed: parsed, it holds
 # 460 MB at the most (a list of empty lists: python benchmarks/saved_states.py --load lists)
@@ -136,7 +139,7 @@ def check(rules, d):
     _need(isinstance(d, dict) and "format" in d, "expected the JSON object State.to_json() writes")
     _need(d["format"] == FORMAT, f"format {d['format']!r} is not {FORMAT}")
     missing = [k for k in FIELDS if k not in d]
-    unknown = sorted(set(d) - set(FIELDS))
+    unknown = sorted(set(d) - set(FIELDS) - set(OPTIONAL))
     _need(not missing, f"missing {', '.join(missing)}")
     _need(not unknown, f"unknown field {', '.join(unknown)}")
     players, seed = d["players"], d["seed"]
@@ -184,6 +187,7 @@ def check(rules, d):
                       f"{key}, one entry a seat ({players}), but it holds "
                       f"{f'a list of {len(value)}' if value.__class__ is list else 'no list'}")
             _need(_int(mask) and 0 <= mask < 2 ** players, f"known[{key}]: expected a bitmask of seats")
+    voids.check(rules, d, players, n_owners)   # (what the table learnt of hands that could not follow)
     return template
 
 

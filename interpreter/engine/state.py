@@ -11,7 +11,7 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from . import loop as engine
+from . import loop as engine, voids
 from ..errors import digits
 from ..expr.names import RECORD, VIEWS
 from .layout import Tables
@@ -26,7 +26,7 @@ class State:
     """One game in progress. The short names are read by generated code at every step."""
 
     __slots__ = ("rules", "seed", "n", "players", "teams", "tm", "members", "p", "o", "cap",
-                 "rng", "stack", "dec", "over", "steps", "ev", "kn", "sh")
+                 "rng", "stack", "dec", "over", "steps", "ev", "kn", "vd", "sh")
     # --- fixed for the game
     rules: Ruleset                 # the compiled rules (behaviour, not data)
     seed: int                      # the game's seed: a secret, never shown to a seat
@@ -48,6 +48,7 @@ class State:
     steps: int                     # budget units spent (engine/loop.py)
     ev: list | None                # the events since the caller last took them, when recording
     kn: dict | None                # card -> the seats that know where it is (engine/knowledge.py), if kept
+    vd: tuple                      # the cards hands were seen to hold none of (engine/voids.py), kept with kn
     sh: set                        # zones and counters still shared with a clone (copied on write)
     at: list                       # card -> its zone's code, where the ruleset keeps a record (engine/layout.py reindex)
     vw: list                       # the views: each union's cards in card order, where it keeps any (likewise)
@@ -198,7 +199,7 @@ class State:
         return determinize(self, player, rng, flaws)
 
     def to_dict(self) -> dict:
-        return {
+        d = {
             "format": FORMAT, "ruleset": self.rules.name, "hash": self.rules.hash,
             "seed": self.seed, "players": self.n, "teams": [list(m) for m in self.members],
             "params": self.p, "options": self.o,
@@ -209,6 +210,9 @@ class State:
             "over": self.over, "steps": self.steps,
             "known": None if self.kn is None else {str(k): m for k, m in sorted(self.kn.items(), key=_known_order)},
         }
+        if self.vd:   # (only when there are any: a state without them is written as before)
+            d["voids"] = voids.to_json(self.vd)
+        return d
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
@@ -258,7 +262,7 @@ def blank(rules, n: int, seed: int, params: dict, options: dict, members: tuple,
     s.p, s.o, s.cap = interned(params), options, cap
     for at in rules.layout.slots:   # (filled by the ruleset's setup, or from_dict; a trigger's memory none)
         setattr(s, at, None)
-    s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn = 0, [], None, False, 0, None, None
+    s.rng, s.stack, s.dec, s.over, s.steps, s.ev, s.kn, s.vd = 0, [], None, False, 0, None, None, ()
     s.sh = set()   # nothing shared (State.clone)
     return s
 
@@ -279,6 +283,7 @@ def from_dict(rules, d: dict, cap: dict | None = None) -> State:
     s.over, s.steps = d["over"], d["steps"]
     known = d.get("known")
     s.kn = None if known is None else {int(k) if digits(k) else k: m for k, m in known.items()}
+    s.vd = voids.from_json(d.get("voids"))
     return s
 
 

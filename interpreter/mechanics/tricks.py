@@ -24,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.runtime import ExprRuntimeError, attribute_index
+from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.cdialect import list_take
@@ -33,6 +33,7 @@ from ..engine.capacity import guard
 from ..engine.frames import listof, seat, whole
 from ..engine.knowledge import know
 from ..engine.visibility import bit
+from ..engine.voids import record
 from .base import Step, step_kind
 from .contract import Key, players_key
 
@@ -156,6 +157,10 @@ class Tricks(Step):
         s.collect_sorted = bool(s.collect) and ctx.zone_sorted(s.collect)
         s.table_max, s.collect_max = ctx.zone_max(s.table), ctx.zone_max(s.collect)
         s.follow_runs = _runs(s.follow) if ctx.zone_sorted(s.hand) else None
+        # a card that does not follow tells the table what the hand lacks, where some seat cannot
+        # see the hand and every seat sees the trick (engine/voids.py)
+        s.voids_seen = (s.follow is not None and ctx.zone_visible(s.hand) != "all"
+                        and ctx.zone_visible(s.table) == "all")
         if bare_name(s.players.tree) == "players" and ctx.names.max_players <= MAX_ROTATED:
             s.rotations = rotations(ctx.names.max_players)
         if s.table and ctx.zone_sorted(s.table):   # the led card is the first played: order is the rule
@@ -196,6 +201,7 @@ class Tricks(Step):
     # reference the specialised code is checked against).
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     rotations = None    # rotations(most players) when every seat plays (build)
+    voids_seen = False  # whether a card that does not follow is recorded (build; engine/voids.py)
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -311,6 +317,8 @@ class Tricks(Step):
                   f"        frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
                   f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
+                  *(["        if void:   # the hand held no card that follows: the table saw it",
+                     f"            {g.fn(self.voided)}(S, {owner}, table[0])"] if self.voids_seen else []),
                   f"    if {state_read('ev')} is not None:",
                   f"        {state_read('ev')}.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
@@ -414,6 +422,26 @@ class Tricks(Step):
                   f"    frame[{POS}] = 0",
                   f"    frame[{PLAYED}] = None"]
         return "\n".join(lines)
+
+
+    def voided(self, S, owner, led) -> None:
+        """A card that does not follow ``led`` was played from ``owner``'s hand: it was offered
+        only because the hand held no card that follows (``_options``: ``playable:`` narrows the
+        cards that follow, never widens them), so every seat that sees the table learns the hand
+        holds none of the cards whose follow value is ``led``'s now (engine/voids.py)."""
+        follow, L = self.follow, {"led": led}
+        if follow is None:   # (never: the void branch is written only where the step follows)
+            return
+        key = (lambda c: follow(S, None, L, c)) if getattr(follow, "reads_state", False) else follow
+        want = key(led)   # (read as the options read it: an error would have been raised there)
+        cards = []
+        for c in range(len(S.rules.card_labels)):
+            try:
+                if key(c) == want:
+                    cards.append(c)
+            except RUNTIME_ERRORS:   # a card the key cannot read (never in a hand): not one learnt
+                continue
+        record(S, self.hand, owner, frozenset(cards), self.table)
 
 
 def _runs(follow):
