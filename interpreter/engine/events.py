@@ -48,14 +48,15 @@ def size(value, each: int) -> int:
     for every other value in it (a number, a card, a seat, nothing; a number with a fraction at
     least ``FLOAT_WIDTH``), and
     ``each`` more for each list or record (itself, whatever it holds: lists nested deep, or
-    holding empty ones, count each of them); a name as a dict's key counts its characters."""
+    holding empty ones, count each of them); a record's key, a name, counts its characters."""
     kind = type(value)
     if kind is dict:   # (an event: its fields' names and values, mostly numbers, names or nothing)
         n = each   # (the record itself: kept whatever it holds)
         for k, v in value.items():
-            t = type(v)   # (the scalars without a call of size: Events.append sizes each event here)
-            n += (len(k) if type(k) is str else each) + (
-                each if t is int or v is None else text_size(v, each) if t is str else size(v, each))
+            # (a key is a name: an event's field, a map's key; the scalars without a call of size:
+            # Events.append sizes each event here)
+            t = type(v)
+            n += len(k) + (each if t is int or v is None else text_size(v, each) if t is str else size(v, each))
         return n
     if kind is str:
         return text_size(value, each)
