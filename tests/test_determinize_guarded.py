@@ -12,6 +12,7 @@ from helpers import hit_if, hits_game, load_text, run_cli, write_ruleset
 from interpreter.errors import GameError
 from interpreter.expr.runtime import ExprRuntimeError
 from interpreter.mechanics.choose import CHOICES
+from test_determinize_worlds import PICK
 
 SIMUL = hits_game("simul_cap", """
 vars:
@@ -42,22 +43,9 @@ def test_play_with_a_search_agent_over_a_simultaneous_choice_of_private_options(
     assert code == 0 and "internal error" not in err, err
 
 
-PICK_DST = hits_game("pick_dst", """
-vars:
-  _l: "list[player]"
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  safe: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 4}
-  - set: {_l: "[1]"}
-flow:
-  - pick: {who: 1, from: "hand[1]", to: "safe[first(_l)]", count: 2, prompt: stash}
-""")
+# test_determinize_worlds' pick, its destination read from a private list of seats
+PICK_DST = PICK.replace("pick_aside", "pick_dst").replace("components:", 'vars:\n  _l: "list[player]"\ncomponents:').replace(
+    "count: 4}\n", 'count: 4}\n  - set: {_l: "[1]"}\n').replace('to: "safe[1]"', 'to: "safe[first(_l)]"')
 
 
 def test_a_pick_whose_destination_reads_a_private_none_names_a_card_the_world_dealt(tmp_path):
