@@ -12,7 +12,7 @@ from helpers import hit_if, hits_game, load_text, run_cli, write_ruleset
 from interpreter.errors import GameError
 from interpreter.expr.runtime import ExprRuntimeError
 from interpreter.mechanics.choose import CHOICES
-from test_determinize_worlds import PICK
+from test_determinize_worlds import ORDER, PICK
 
 SIMUL = hits_game("simul_cap", """
 vars:
@@ -153,22 +153,10 @@ def test_a_private_variable_that_may_hold_none_is_drawn_none_too(tmp_path):
     assert enders == {None, 0, 1} and firsts == {0, 1} and going > 3
 
 
-UNSHUFFLED = hits_game("order_known", """
-vars:
-  g: int
-components:
-  chip: {attributes: {n: 1..6}, label: "c{n}"}
-zones:
-  deck: {start: [chip]}
-  pile: {visible: none}
-  heap: {visible: none}
-setup:
-  - move: {from: deck, to: pile, count: 3}
-  - move: {from: deck, to: heap, count: 3}
-  - shuffle: heap
-flow:
-  - choose: {who: 0, options: "1..6", as: g, prompt: guess}
-""" + hit_if("first(pile).n == g"))
+# test_determinize_worlds' pile, half of it in a heap, shuffled where the pile is not
+UNSHUFFLED = ORDER.replace("  pile: {visible: none}\n", "  pile: {visible: none}\n  heap: {visible: none}\n").replace(
+    "  - move: {from: deck, to: pile, count: 6}\n  - shuffle: pile\n",
+    "  - move: {from: deck, to: pile, count: 3}\n  - move: {from: deck, to: heap, count: 3}\n  - shuffle: heap\n")
 
 
 def test_a_hidden_zone_filled_in_sight_and_never_shuffled_keeps_its_order_in_a_world(tmp_path):
