@@ -132,6 +132,15 @@ def hits_game(game: str, rest: str, *, players: tuple = (2, 2)) -> str:
             + rest.removeprefix("\n") + "scoring:\n  categories:\n    hits: hit\n")
 
 
+def chip_hands(deal: int, zones: str = "") -> str:
+    """The components, zones and setup of a ``hits_game``: chips n 1..8 in a hidden deck,
+    shuffled, ``deal`` dealt to each seat's hand (seen by its owner); ``zones``: more zones (one
+    a line, two spaces in). More setup steps may follow."""
+    return ('components:\n  chip: {attributes: {n: 1..8}, label: "c{n}"}\nzones:\n  deck: {visible: none, start: [chip]}\n'
+            f"  hand: {{owner: player, visible: owner}}\n{zones}setup:\n  - shuffle: deck\n"
+            f"  - deal: {{from: deck, to: hand, count: {deal}}}\n")
+
+
 def hit_if(condition: str, who: int = 0) -> str:
     """A flow's step (of ``hits_game``): seat ``who`` gains a hit if ``condition`` holds."""
     return f'  - if: "{condition}"\n    then: [{{with_player: {{who: {who}, do: [{{gain: {{counter: hit}}}}]}}}}]\n'

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from helpers import hit_if, hits_game, load_text, run_cli, write_ruleset
+from helpers import chip_hands, hit_if, hits_game, load_text, run_cli, write_ruleset
 from interpreter.errors import GameError
 from interpreter.expr.runtime import ExprRuntimeError
 from interpreter.mechanics.choose import CHOICES
@@ -77,19 +77,7 @@ def test_a_failure_inside_a_steps_hidden_values_is_a_located_error(tmp_path, mon
     assert "in choose" in str(e.value) and ":" in str(e.value).split(" error")[0], str(e.value)
 
 
-REPEAT_COUNT = hits_game("repeat_count", """
-vars:
-  g: int
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  table: {}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 5}
-flow:
+REPEAT_COUNT = hits_game("repeat_count", "vars:\n  g: int\n" + chip_hands(5, "  table: {}\n") + """flow:
   - repeat: "count(hand[0])"
     steps:
       - move: {from: "hand[0]", to: table, count: 1}
