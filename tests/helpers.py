@@ -146,6 +146,14 @@ def hit_if(condition: str, who: int = 0) -> str:
     return f'  - if: "{condition}"\n    then: [{{with_player: {{who: {who}, do: [{{gain: {{counter: hit}}}}]}}}}]\n'
 
 
+def gaining(decisions: int, gains: int = 10) -> str:
+    """A one-seat game's YAML that records many events: ``decisions`` times its seat chooses 1 or
+    2, then gains counter c ``gains`` times (an event each)."""
+    return ("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n"
+            f"  - repeat: {decisions}\n    steps:\n      - choose: {{who: 0, options: \"[1, 2]\", as: x}}\n"
+            f"      - repeat: {gains}\n        steps:\n          - gain: {{counter: c}}\n")
+
+
 def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
     """The ruleset of YAML text, written to FOLDER/NAME and loaded (``options``: the
     variant, as ``interpreter.load`` takes it)."""
