@@ -111,6 +111,49 @@ flow:
                         label="c{n}", seen=None)
 
 
+def dealt_hands(game: str, rest: str, *, deal: int = 2, params: str = "") -> str:
+    """A two-seat card game's YAML for the tests of what a seat may learn of another's hand:
+    cards of suits H, D and S ranked 1..3 in a hidden deck, shuffled, ``deal`` dealt to each
+    seat's hand (seen by its owner); ``params`` (one line of ``params:``) first where given;
+    ``rest`` (counters, flow, vars, scoring... as written; a first newline is dropped) goes on
+    from the setup."""
+    return (f"game: {game}\nplayers: {{min: 2, max: 2}}\n" + (f"params:\n  {params}\n" if params else "")
+            + "components:\n  card:\n    attributes: {suit: [H, D, S], rank: 1..3}\n    label: \"{rank}{suit}\"\n"
+            "zones:\n  deck: {start: [card], visible: none}\n  hand: {owner: player, visible: owner}\n"
+            f"setup:\n  - shuffle: deck\n  - deal: {{from: deck, to: hand, count: {deal}}}\n" + rest.removeprefix("\n"))
+
+
+def hits_game(game: str, rest: str, *, players: tuple = (2, 2)) -> str:
+    """A small game's YAML for the tests of what a determinized world holds: its name, its seats
+    (min, max), each seat's ``hit`` counter, ``rest`` (more counters first, two spaces in; then
+    vars, components, zones, setup, flow... as written; a first newline is dropped) and the
+    scoring of the hits."""
+    return (f"game: {game}\nplayers: {{min: {players[0]}, max: {players[1]}}}\ncounters:\n  hit: {{owner: player}}\n"
+            + rest.removeprefix("\n") + "scoring:\n  categories:\n    hits: hit\n")
+
+
+def chip_hands(deal: int, zones: str = "") -> str:
+    """The components, zones and setup of a ``hits_game``: chips n 1..8 in a hidden deck,
+    shuffled, ``deal`` dealt to each seat's hand (seen by its owner); ``zones``: more zones (one
+    a line, two spaces in). More setup steps may follow."""
+    return ('components:\n  chip: {attributes: {n: 1..8}, label: "c{n}"}\nzones:\n  deck: {visible: none, start: [chip]}\n'
+            f"  hand: {{owner: player, visible: owner}}\n{zones}setup:\n  - shuffle: deck\n"
+            f"  - deal: {{from: deck, to: hand, count: {deal}}}\n")
+
+
+def hit_if(condition: str, who: int = 0) -> str:
+    """A flow's step (of ``hits_game``): seat ``who`` gains a hit if ``condition`` holds."""
+    return f'  - if: "{condition}"\n    then: [{{with_player: {{who: {who}, do: [{{gain: {{counter: hit}}}}]}}}}]\n'
+
+
+def gaining(decisions: int, gains: int = 10) -> str:
+    """A one-seat game's YAML that records many events: ``decisions`` times its seat chooses 1 or
+    2, then gains counter c ``gains`` times (an event each)."""
+    return ("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n"
+            f"  - repeat: {decisions}\n    steps:\n      - choose: {{who: 0, options: \"[1, 2]\", as: x}}\n"
+            f"      - repeat: {gains}\n        steps:\n          - gain: {{counter: c}}\n")
+
+
 def load_text(folder: Path, text: str, name: str = "g.yaml", **options):
     """The ruleset of YAML text, written to FOLDER/NAME and loaded (``options``: the
     variant, as ``interpreter.load`` takes it)."""

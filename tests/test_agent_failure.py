@@ -15,24 +15,10 @@ from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import Redactor
 from interpreter.web.games import LiveGame
-from helpers import write_ruleset
+from helpers import dealt_hands, write_ruleset
 
 # seat 0's first card keys a map that has no S: a sampled world dealing it an S cannot be scored
-GUESSED = """
-game: greedyleak
-players: {min: 2, max: 2}
-params:
-  bonus: {value: {H: 1, D: 2}}
-components:
-  card:
-    attributes: {suit: [H, D, S], rank: 1..3}
-    label: "{rank}{suit}"
-zones:
-  deck: {start: [card], visible: none}
-  hand: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 2}
+GUESSED = dealt_hands("greedyleak", """
 flow:
   - choose: {who: 0, options: "['go']", as: x, prompt: go}
   - choose: {who: 1, options: "['a', 'b']", as: y, prompt: pick}
@@ -42,7 +28,7 @@ vars:
 scoring:
   categories:
     p: "params.bonus[first(hand[0]).suit]"
-"""
+""", params="bonus: {value: {H: 1, D: 2}}")
 
 
 def _rules(tmp_path):
@@ -79,7 +65,8 @@ def test_an_agent_that_fails_ends_the_game_with_a_located_error_line_that_replay
     rules = _rules(tmp_path)
     path, error = _failing_log(rules, tmp_path)
     assert "seat 1's agent 'broken' failed to decide 'pick' (the agent failed, not the rules)" in error.message
-    assert "KeyError" in error.message and str(error.loc).startswith(str(tmp_path / "g.yaml") + ":18:5")
+    line = GUESSED.splitlines().index("  - choose: {who: 1, options: \"['a', 'b']\", as: y, prompt: pick}") + 1
+    assert "KeyError" in error.message and str(error.loc).startswith(f"{tmp_path / 'g.yaml'}:{line}:5")
     last = json.loads(path.read_text().splitlines()[-1])
     assert last["type"] == "error" and last["agent"] == "broken" and last["seat"] == 1 and "action" not in last
     assert last["loc"] == str(error.loc) and last["n"] == 2

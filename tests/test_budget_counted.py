@@ -95,6 +95,14 @@ def played(rules, seed: int, players: int = 2, options: dict | None = None) -> t
     return k, S.steps, None, S.to_json()
 
 
+def played_alike(rules, seed: int = 0, options: dict | None = None) -> tuple:
+    """``played`` (two seats) by the ruleset's module and by its plain reference: both the same;
+    the outcome."""
+    got = played(rules, seed, options=options)
+    assert got == played(reference(rules), seed, options=options)
+    return got
+
+
 @pytest.mark.parametrize("first", [False, True], ids=["skipped-first", "change-first"])
 @pytest.mark.parametrize("change", [MOVE, NOTED], ids=["changed", "noted"])
 @pytest.mark.parametrize("parent", sorted(PARENTS))

@@ -11,10 +11,9 @@ import json
 import pytest
 
 import interpreter
-from fuzzing.lockstep import reference
 from helpers import load_text, tiny_ruleset
 from interpreter.engine.saved import state_from_json
-from test_budget_counted import played
+from test_budget_counted import played_alike
 
 GAME = tiny_ruleset("""counters:
   coins: {owner: player, start: 5}
@@ -38,10 +37,7 @@ PAY_ANY = 'pay: {who: 0, costs: {coins: 1}, any: "%s", from: [coins, gems]}'
 
 
 def outcome(tmp_path, loose: str, item: str) -> tuple:
-    rules = load_text(tmp_path, GAME % (loose, item))
-    got = played(rules, 0)
-    assert got == played(reference(rules), 0)
-    return got
+    return played_alike(load_text(tmp_path, GAME % (loose, item)))
 
 
 @pytest.mark.parametrize("item, key", [(ADVANCE_BY, "by:"), (ADVANCE_MAX, "max:"), (GRID, "cost"), (PAY_ANY, "cost")],
@@ -87,3 +83,33 @@ def test_a_whole_amount_of_type_any_runs_as_a_number_does_and_reloads(tmp_path, 
     assert out[2] is None and counters["pos"][0] == pos and sum(counters["coins"] + counters["gems"]) == left
     rules = interpreter.load(tmp_path / "g.yaml")
     assert state_from_json(rules, out[3]).to_json() == out[3]
+
+
+@pytest.mark.parametrize("attributes, cost", [("", "loose"), (", price: [2.5, x]", "price")],
+                         ids=["variable", "card-attribute"])
+def test_a_grid_cost_of_type_any_is_checked_a_whole_number_where_it_is_priced(tmp_path, attributes, cost):
+    # a cost of type any (a variable's, or a card attribute of [2.5, x]: one the kept prices of
+    # mechanics/grid_prices.py would price, reading the space alone) is priced in full, each price
+    # checked (grid.py _whole_price): the seat is not offered a space at 2.5 coins
+    rules = load_text(tmp_path, GAME.replace("rank: 1..5", "rank: 1..5" + attributes) % ("2.5", GRID % cost))
+    out = played_alike(rules)
+    assert out[2] == "GameError" and out[3].splitlines()[0].endswith(
+        "g.yaml:17:5: error[runtime]: in grid: counter 'coins' holds whole numbers: expected a whole number, got 2.5")
+
+
+GRID_WHERE = GRID.replace("pay:", 'where: "loose == %s", pay:')
+
+
+@pytest.mark.parametrize("passed", ["2", "3"], ids=["filter-passes", "filter-excludes"])
+def test_a_grid_cost_that_is_none_plays_as_one_priced_in_full(tmp_path, passed):
+    # a cost that is none (first() of an empty list): the kept prices (a cost reading a parameter
+    # alone) priced it, and so failed, where the rest of the filter excluded its space, which a
+    # grid priced in full (its cost reads a variable too) never prices: the seat passes there
+    got = []
+    for cost in ("first(params.E)", "first(params.E) if loose < 10 else 0"):
+        text = GAME.replace("counters:", "params:\n  E: [2]\ncounters:", 1) % ("2", GRID_WHERE % (cost, passed))
+        rules = load_text(tmp_path, text)
+        out = played_alike(rules, options={"params": {"E": []}})
+        got.append(out[:3] + ((json.loads(out[3]) | {"hash": None}) if out[2] is None else out[3].splitlines()[0],))
+    assert got[0] == got[1]
+    assert got[0][2] is None if passed == "3" else "in grid: '<=' cannot compare none with int" in got[0][3]

@@ -8,16 +8,13 @@ import random
 
 import pytest
 
-from helpers import load_text, run_cli, write_ruleset
+from helpers import chip_hands, hit_if, hits_game, load_text, run_cli, write_ruleset
 from interpreter.errors import GameError
 from interpreter.expr.runtime import ExprRuntimeError
 from interpreter.mechanics.choose import CHOICES
+from test_determinize_worlds import ORDER, PICK
 
-SIMUL = """
-game: simul_cap
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
+SIMUL = hits_game("simul_cap", """
 vars:
   _cap: int
   bid: "list[int]"
@@ -25,10 +22,7 @@ setup:
   - set: {_cap: 3}
 flow:
   - choose: {who: players, options: "1.._cap", as: bid, simultaneous: true, prompt: bid}
-scoring:
-  categories:
-    hits: hit
-"""
+""")
 
 
 def test_a_simultaneous_choice_whose_options_read_a_private_none_is_none_in_a_world(tmp_path):
@@ -49,29 +43,9 @@ def test_play_with_a_search_agent_over_a_simultaneous_choice_of_private_options(
     assert code == 0 and "internal error" not in err, err
 
 
-PICK_DST = """
-game: pick_dst
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
-vars:
-  _l: "list[player]"
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  safe: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 4}
-  - set: {_l: "[1]"}
-flow:
-  - pick: {who: 1, from: "hand[1]", to: "safe[first(_l)]", count: 2, prompt: stash}
-scoring:
-  categories:
-    hits: hit
-"""
+# test_determinize_worlds' pick, its destination read from a private list of seats
+PICK_DST = PICK.replace("pick_aside", "pick_dst").replace("components:", 'vars:\n  _l: "list[player]"\ncomponents:').replace(
+    "count: 4}\n", 'count: 4}\n  - set: {_l: "[1]"}\n').replace('to: "safe[1]"', 'to: "safe[first(_l)]"')
 
 
 def test_a_pick_whose_destination_reads_a_private_none_names_a_card_the_world_dealt(tmp_path):
@@ -103,33 +77,12 @@ def test_a_failure_inside_a_steps_hidden_values_is_a_located_error(tmp_path, mon
     assert "in choose" in str(e.value) and ":" in str(e.value).split(" error")[0], str(e.value)
 
 
-REPEAT_COUNT = """
-game: repeat_count
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
-vars:
-  g: int
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  table: {}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 5}
-flow:
+REPEAT_COUNT = hits_game("repeat_count", "vars:\n  g: int\n" + chip_hands(5, "  table: {}\n") + """flow:
   - repeat: "count(hand[0])"
     steps:
       - move: {from: "hand[0]", to: table, count: 1}
       - choose: {who: 1, options: "[1, 2]", as: g, prompt: wait}
-  - if: "count(hand[0]) == 0"
-    then: [{with_player: {who: 1, do: [{gain: {counter: hit}}]}}]
-scoring:
-  categories:
-    hits: hit
-"""
+""" + hit_if("count(hand[0]) == 0", 1))
 
 
 def test_a_repeat_counting_a_zone_keeps_the_count_it_read_when_the_loop_started(tmp_path):
@@ -188,28 +141,10 @@ def test_a_private_variable_that_may_hold_none_is_drawn_none_too(tmp_path):
     assert enders == {None, 0, 1} and firsts == {0, 1} and going > 3
 
 
-UNSHUFFLED = """
-game: order_known
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
-vars:
-  g: int
-components:
-  chip: {attributes: {n: 1..6}, label: "c{n}"}
-zones:
-  deck: {start: [chip]}
-  pile: {visible: none}
-  heap: {visible: none}
-setup:
-  - move: {from: deck, to: pile, count: 3}
-  - move: {from: deck, to: heap, count: 3}
-  - shuffle: heap
-flow:
-  - choose: {who: 0, options: "1..6", as: g, prompt: guess}
-  - if: "first(pile).n == g"
-    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
-"""
+# test_determinize_worlds' pile, half of it in a heap, shuffled where the pile is not
+UNSHUFFLED = ORDER.replace("  pile: {visible: none}\n", "  pile: {visible: none}\n  heap: {visible: none}\n").replace(
+    "  - move: {from: deck, to: pile, count: 6}\n  - shuffle: pile\n",
+    "  - move: {from: deck, to: pile, count: 3}\n  - move: {from: deck, to: heap, count: 3}\n  - shuffle: heap\n")
 
 
 def test_a_hidden_zone_filled_in_sight_and_never_shuffled_keeps_its_order_in_a_world(tmp_path):
@@ -225,11 +160,7 @@ def test_a_hidden_zone_filled_in_sight_and_never_shuffled_keeps_its_order_in_a_w
     assert len(heaps) > 2
 
 
-TURNS_ROUNDS = """
-game: turns_rounds
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
+TURNS_ROUNDS = hits_game("turns_rounds", """
 vars:
   _secret: int
   g: {type: int, start: 0}
@@ -244,12 +175,7 @@ flow:
         - if: "passes == 0"
           then: [{choose: {who: 0, options: "1..9", as: g, prompt: guess}}]
         - set: {passes: "passes + 1"}
-  - if: "g == passes"
-    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
-scoring:
-  categories:
-    hits: hit
-"""
+""" + hit_if("g == passes"))
 
 
 def test_turns_whose_rounds_read_a_private_number_run_the_worlds_count(tmp_path):
@@ -265,11 +191,7 @@ def test_turns_whose_rounds_read_a_private_number_run_the_worlds_count(tmp_path)
         assert D.is_terminal() and D.v["passes"] == 1
 
 
-TURNS_SORT = """
-game: turns_sort
-players: {min: 3, max: 3}
-counters:
-  hit: {owner: player}
+TURNS_SORT = hits_game("turns_sort", """
   power: {owner: player, visible: owner}
 vars:
   g: {type: int, start: 0}
@@ -280,10 +202,7 @@ flow:
       sort_by: "power[me]"
       steps:
         - choose: {who: me, options: "[1, 2]", as: g, prompt: go}
-scoring:
-  categories:
-    hits: hit
-"""
+""", players=(3, 3))
 
 
 def test_turns_sorted_by_hidden_counters_are_sorted_again_on_the_worlds_values(tmp_path):

@@ -7,14 +7,10 @@ import random
 
 import pytest
 
-from helpers import load_text
+from helpers import hit_if, hits_game, load_text
 from interpreter.play.agents import choose, make_agents
 
-GUESS = """
-game: guess
-players: {min: 2, max: 3}
-counters:
-  hit: {owner: player}
+GUESS = hits_game("guess", """
   secret_c: {visible: none}
   purse: {owner: player, visible: owner, start: 3}
   marks: {owner: card, visible: owner}
@@ -38,12 +34,7 @@ setup:
   - for_each: {in: deck, as: c, do: [{set: {"marks[c]": "_secret"}}]}
 flow:
   - choose: {who: 0, options: "1..9", as: g, prompt: guess}
-  - if: "g == _secret"
-    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
-scoring:
-  categories:
-    hits: hit
-"""
+""" + hit_if("g == _secret"), players=(2, 3))
 
 
 def test_a_world_holds_no_private_variable_nor_hidden_counter_of_the_true_game(tmp_path):
@@ -76,11 +67,7 @@ def test_a_world_holds_no_private_variable_nor_hidden_counter_of_the_true_game(t
 
 # a hidden number the flow reads as it goes: a repeat counted by it, a when-trigger on a counter
 # holding it, and the steps run (three passes per unit of it before the guess)
-HIDDEN_FLOW = """
-game: hidden_flow
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
+HIDDEN_FLOW = hits_game("hidden_flow", """
   secret_c: {visible: none}
 vars:
   _secret: int
@@ -102,12 +89,7 @@ flow:
       - if: "passes == 0"
         then: [{choose: {who: 0, options: "1..9", as: g, prompt: guess}}]
       - set: {passes: "passes + 1"}
-  - if: "g == passes"
-    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
-scoring:
-  categories:
-    hits: hit
-"""
+""" + hit_if("g == passes"))
 
 
 def test_a_world_is_the_same_whatever_the_hidden_values(tmp_path):

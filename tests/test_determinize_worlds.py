@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from helpers import load_text
+from helpers import chip_hands, hit_if, hits_game, load_text
 from interpreter.mechanics.choose import CHOICES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,23 +103,9 @@ def test_a_private_card_in_a_game_of_no_cards_is_none_in_a_world(tmp_path):
         assert S.determinize(seat, random.Random(seat)).v["_c"] is None
 
 
-PICK = """
-game: pick_aside
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  safe: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 4}
-flow:
+PICK = hits_game("pick_aside", chip_hands(4, "  safe: {owner: player, visible: owner}\n") + """flow:
   - pick: {who: 1, from: "hand[1]", to: "safe[1]", count: 2, prompt: stash}
-"""
+""")
 
 
 def test_a_pick_under_way_names_in_a_world_a_card_the_world_dealt_where_it_went(tmp_path):
@@ -142,11 +128,7 @@ def test_a_pick_under_way_names_in_a_world_a_card_the_world_dealt_where_it_went(
     assert S.determinize(1, random.Random(0)).stack[-1][1] == true   # the picker's own world: its card
 
 
-ORDER = """
-game: order_known
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
+ORDER = hits_game("order_known", """
 vars:
   g: int
 components:
@@ -159,9 +141,7 @@ setup:
   - shuffle: pile
 flow:
   - choose: {who: 0, options: "1..6", as: g, prompt: guess}
-  - if: "first(pile).n == g"
-    then: [{with_player: {who: 0, do: [{gain: {counter: hit}}]}}]
-"""
+""" + hit_if("first(pile).n == g"))
 
 
 def test_a_hidden_zone_whose_cards_are_all_known_is_shuffled_in_a_world(tmp_path):
@@ -179,28 +159,11 @@ def test_a_hidden_zone_whose_cards_are_all_known_is_shuffled_in_a_world(tmp_path
     assert len(worlds) == 1 and len(tops) > 2
 
 
-GIVE = """
-game: give_later
-players: {min: 2, max: 2}
-counters:
-  hit: {owner: player}
-components:
-  chip: {attributes: {n: 1..8}, label: "c{n}"}
-zones:
-  deck: {visible: none, start: [chip]}
-  hand: {owner: player, visible: owner}
-  table: {}
-vars:
-  given: card
-  g: int
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 3}
-flow:
+GIVE = hits_game("give_later", "vars:\n  given: card\n  g: int\n" + chip_hands(3, "  table: {}\n") + """flow:
   - choose: {who: 0, options: "hand[0]", as: given, prompt: give}
   - choose: {who: 0, options: "1..3", as: g, prompt: wait}
   - move: {from: "hand[0]", to: table, cards: "[given]"}
-"""
+""")
 
 
 def test_a_card_chosen_into_a_public_variable_stays_in_its_hidden_hand_in_every_world(tmp_path):

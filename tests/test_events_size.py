@@ -55,7 +55,7 @@ def test_a_text_counts_the_bytes_it_may_take_kept(tmp_path, monkeypatch):
     # of a text not printable ASCII counts WIDE = 6, the most one takes kept
     assert events.size("abc", 1) == 3
     assert events.size("😀é\x01", 1) == events.size({"ab": "😀é\x01"}, 1) - 2 - 1 == 3 * events.WIDE
-    assert events.text_size("a" * 30) == 30 and events.text_size("a\n") == 12
+    assert events.text_size("a" * 30, 1) == 30 and events.text_size("a\n", 1) == 12 and events.text_size("a", 20) == 20
     sizes = {}
     for text in ("a", "😀"):
         rules = _game(tmp_path, "str", f"'{text * 1000}'")

@@ -10,7 +10,7 @@ import interpreter
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.errors import ReplayError, UsageError
-from helpers import bundled, load_text, tiny_ruleset, write_log
+from helpers import bundled, gaining, load_text, tiny_ruleset, write_log
 
 
 @pytest.fixture(scope="module")
@@ -370,9 +370,7 @@ def test_a_recorded_game_stops_past_the_events_kept_over_the_whole_game(tmp_path
     from interpreter.web.games import LiveGame
     monkeypatch.setattr(events, "MAX_GAME_EVENTS", 50)
     path = tmp_path / "g.yaml"
-    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n  - repeat: 10\n    steps:\n"
-                    "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
-                    "      - repeat: 10\n        steps:\n          - gain: {counter: c}\n")
+    path.write_text(gaining(10))
     rules = interpreter.load(path)
     live = LiveGame(rules, 1, 0, "random")
     assert "more than 50 events in the game" in live.error and len(live.positions) == 7   # (the setup, 5 decisions, the error)

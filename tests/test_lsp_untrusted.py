@@ -17,27 +17,14 @@ from interpreter.loading.source import MAX_DEPTH
 from interpreter.lsp import as_names, navigation, scans
 from interpreter.lsp.positions import context_at
 
-pytest_lsp = pytest.importorskip("pytest_lsp")
+pytest.importorskip("pytest_lsp")
 from lsprotocol import types  # noqa: E402
-from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+import test_lsp  # noqa: E402
+from test_lsp import GOOF, _open  # noqa: E402
 
-GOOF = (Path(__file__).resolve().parent.parent / "rulesets" / "goofspiel.yaml").read_text()
+client = test_lsp.client   # (the server: one for the module, as test_lsp's)
+
 ASYNC = pytest.mark.asyncio(loop_scope="module")   # (one server for the module: each test opens its own files)
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "interpreter", "lsp"]),
-                    scope="module")
-async def client(lsp_client: LanguageClient):
-    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities()))
-    yield
-    await lsp_client.shutdown_session()
-
-
-def _open(client, path: Path, text: str) -> str:
-    uri = path.resolve().as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="yaml", version=1, text=text)))
-    return uri
 
 
 def _private(tmp_path: Path) -> tuple[Path, str]:

@@ -13,23 +13,11 @@ from interpreter.errors import ReplayError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.web.games import LogView
-from helpers import write_log, write_ruleset
+from helpers import dealt_hands, write_log, write_ruleset
 
-TARGET = """
-game: tgt2
-players: {min: 2, max: 2}
-components:
-  card:
-    attributes: {suit: [H, D, S], rank: 1..3}
-    label: "{rank}{suit}"
-zones:
-  deck: {start: [card], visible: none}
-  hand: {owner: player, visible: owner}
+TARGET = dealt_hands("tgt2", """
 counters:
   pts: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 3}
 flow:
   - turns:
       rounds: 2
@@ -47,7 +35,7 @@ vars:
 scoring:
   categories:
     p: pts
-"""
+""", deal=3)
 
 
 def _log(rules, seed=4) -> list[dict]:

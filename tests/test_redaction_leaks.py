@@ -16,7 +16,7 @@ from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.play.logs.redact import Redactor
 from interpreter.web.games import LiveGame
-from helpers import tiny_ruleset, write_ruleset
+from helpers import dealt_hands, tiny_ruleset, write_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -241,21 +241,7 @@ def test_two_options_sharing_a_label_are_summarised_without_the_labels(tmp_path)
 
 
 # the game ends after seat 0's one decision; scoring reads seat 0's first card's suit (S: not in the map)
-SCORE = """
-game: scoreleak
-players: {min: 2, max: 2}
-params:
-  bonus: {value: {H: 1, D: 2}}
-components:
-  card:
-    attributes: {suit: [H, D, S], rank: 1..3}
-    label: "{rank}{suit}"
-zones:
-  deck: {start: [card], visible: none}
-  hand: {owner: player, visible: owner}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 2}
+SCORE = dealt_hands("scoreleak", """
 flow:
   - choose: {who: 0, options: "['go']", as: x, prompt: go}
 vars:
@@ -263,7 +249,7 @@ vars:
 scoring:
   categories:
     p: "params.bonus[first(hand[1]).suit]"
-"""
+""", params="bonus: {value: {H: 1, D: 2}}")
 SCORED = "in scoring category p: a key not in the map"
 
 
@@ -318,21 +304,9 @@ def test_a_live_games_scoring_error_ends_it_and_every_view_works(tmp_path):
     assert "error" in replay.replay(log, str(path))
 
 
-TARGET = """
-game: tgt
-players: {min: 2, max: 2}
-components:
-  card:
-    attributes: {suit: [H, D, S], rank: 1..3}
-    label: "{rank}{suit}"
-zones:
-  deck: {start: [card], visible: none}
-  hand: {owner: player, visible: owner}
+TARGET = dealt_hands("tgt", """
 counters:
   pts: {owner: player}
-setup:
-  - shuffle: deck
-  - deal: {from: deck, to: hand, count: 3}
 flow:
   - turns:
       rounds: 1
@@ -346,7 +320,7 @@ flow:
 scoring:
   categories:
     p: pts
-"""
+""", deal=3)
 
 
 def _target(tmp_path, private):

@@ -19,6 +19,7 @@ import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import generate_playthrough, ismcts, mcts  # noqa: E402
 
+from helpers import gaining  # noqa: E402
 from interpreter.adapters import openspiel  # noqa: E402
 from test_rl import deal  # noqa: E402  (an OpenSpiel state's chance nodes played at random)
 
@@ -418,9 +419,7 @@ def test_perfect_recall_keeps_the_events_a_log_keeps_over_the_whole_game(tmp_pat
     from interpreter.engine import events
     monkeypatch.setattr(events, "MAX_GAME_EVENTS", 25)
     path = tmp_path / "g.yaml"
-    path.write_text("game: g\nplayers: {min: 1, max: 1}\ncounters:\n  c: 0\nflow:\n  - repeat: 5\n    steps:\n"
-                    "      - choose: {who: 0, options: \"[1, 2]\", as: x}\n"
-                    "      - repeat: 10\n        steps:\n          - gain: {counter: c}\n")
+    path.write_text(gaining(5))
     state = openspiel.load_game(str(path), players=1).new_initial_state()
     told = []
     for _ in range(5):

@@ -62,7 +62,13 @@ def _decided_failure(rules) -> str:
 @pytest.mark.parametrize("value", ["n", "first([1, 2] where it > 5)", "n if picked > 0 else 0"])
 def test_a_category_of_type_int_that_is_none_is_located_at_it(tmp_path, value):
     # (before: "in ?: '+' cannot combine int and none", located nowhere; the breakdown held none)
-    text = SCORED % ("0", f'{{p: "{value}", q: "1"}}', "[]")
+    _category_p_is_none(tmp_path, value, "[]")
+
+
+def _category_p_is_none(tmp_path, value: str, tiebreaks: str) -> None:
+    """Category p (``value``, beside q: 1) is blamed for being none wherever the scores are read,
+    located at it, in the module and in its plain reference."""
+    text = SCORED % ("0", f'{{p: "{value}", q: "1"}}', tiebreaks)
     col = text.splitlines()[LINE - 1].index(f'"{value}"') + 1
     for rules in (load_text(tmp_path, text), reference(load_text(tmp_path, text))):
         for read in ("scores", "winners", "breakdown"):
@@ -92,12 +98,7 @@ def test_a_category_that_is_none_is_blamed_before_any_tiebreak(tmp_path, tiebrea
     # category p is none for seat 1 alone; a tie-break raises (10 // 0) or is none for seat 0, which
     # the sum of the scores never read (before: the raise gave up, "in ?: '+' cannot combine int and
     # none" unlocated; the none of seat 0's tie-break was blamed, read before seat 1's category)
-    text = SCORED % ("0", '{p: "n if me == 1 else 0", q: "1"}', tiebreaks)
-    col = text.splitlines()[LINE - 1].index('"n if me == 1 else 0"') + 1
-    for rules in (load_text(tmp_path, text), reference(load_text(tmp_path, text))):
-        for read in ("scores", "winners", "breakdown"):
-            assert failure(rules, read).endswith(f"g.yaml:{LINE}:{col}: error[runtime]: in scoring category p: "
-                                                 "scoring category 'p' is a number: expected a number, got none")
+    _category_p_is_none(tmp_path, "n if me == 1 else 0", tiebreaks)
 
 
 def test_a_tiebreak_that_is_none_for_a_later_seat_is_located_at_it(tmp_path):

@@ -897,23 +897,30 @@ def _half(port, source: str = "127.0.0.1"):
 
 
 @contextmanager
-def _threads_held(monkeypatch):
-    """Every connection's thread held before it reads, as a loaded machine may (an Event set
-    when one is reached, and one that lets them all go)."""
+def _held(monkeypatch, owner, name: str, after: bool = False):
+    """``owner.name`` held in every thread that calls it, before it runs (``after``: once it has
+    run), as a loaded machine may hold a thread there: an Event set when one is reached, and one
+    that lets them all go (set on leaving)."""
     import threading
-    from interpreter.web import connections
     reached, release = threading.Event(), threading.Event()
-    run = connections.Server.process_request_thread
+    run = getattr(owner, name)
 
     def held(self, *args):
+        done = run(self, *args) if after else None
         reached.set()
         release.wait(30)
-        run(self, *args)
-    monkeypatch.setattr(connections.Server, "process_request_thread", held)
+        return done if after else run(self, *args)
+    monkeypatch.setattr(owner, name, held)
     try:
         yield reached, release
     finally:
         release.set()
+
+
+def _threads_held(monkeypatch):
+    """Every connection's thread held before it reads, as a loaded machine may (``_held``)."""
+    from interpreter.web import connections
+    return _held(monkeypatch, connections.Server, "process_request_thread")
 
 
 @pytest.mark.parametrize("threads_slow", [False, True])
@@ -957,19 +964,11 @@ def test_a_request_sent_whole_keeps_its_place_before_its_thread_reads_it(monkeyp
 
 
 def test_a_request_read_whole_keeps_its_place_while_it_is_parsed(monkeypatch):
-    import threading
     from http.server import BaseHTTPRequestHandler
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
-    reached, release = threading.Event(), threading.Event()
-    parse = BaseHTTPRequestHandler.parse_request
-
-    def parsing(self):   # its line and headers read and parsed, not yet told to the server
-        read = parse(self)
-        reached.set()
-        release.wait(30)
-        return read
-    monkeypatch.setattr(BaseHTTPRequestHandler, "parse_request", parsing)
-    with _server(game, workers=1) as server:
+    # its line and headers read and parsed, not yet told to the server
+    with _held(monkeypatch, BaseHTTPRequestHandler, "parse_request", after=True) as (reached, release), \
+            _server(game, workers=1) as server:
         port = server.server_address[1]
         whole = _connect(port)
         try:
@@ -985,18 +984,11 @@ def test_a_request_read_whole_keeps_its_place_while_it_is_parsed(monkeypatch):
 
 
 def test_a_request_answered_an_error_about_its_line_keeps_its_place_and_never_stalls_the_server(monkeypatch):
-    import threading
     from http.server import BaseHTTPRequestHandler
     game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
-    reached, release = threading.Event(), threading.Event()
-    end_headers = BaseHTTPRequestHandler.end_headers
-
-    def answering(self):   # its 400 begun (its socket given a timeout to write with), not yet sent
-        reached.set()
-        release.wait(30)
-        end_headers(self)
-    monkeypatch.setattr(BaseHTTPRequestHandler, "end_headers", answering)
-    with _server(game, workers=1, timeout=30) as server:   # (a look at its buffer waiting would wait 30 s)
+    # its 400 begun (its socket given a timeout to write with), not yet sent
+    with _held(monkeypatch, BaseHTTPRequestHandler, "end_headers") as (reached, release), \
+            _server(game, workers=1, timeout=30) as server:   # (a look at its buffer waiting would wait 30 s)
         port = server.server_address[1]
         bad = _connect(port)
         try:

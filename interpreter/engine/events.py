@@ -36,26 +36,30 @@ def unit(rules) -> int:
     return max(NUMBER_WIDTH, rules.widest_label)
 
 
-def text_size(text: str) -> int:
-    """What a text counts for (without the floor of a value): its characters, ``WIDE`` each
-    unless it is all printable ASCII."""
-    return len(text) if text.isascii() and text.isprintable() else WIDE * len(text)
+def text_size(text: str, each: int) -> int:
+    """What a text counts for: its characters, ``WIDE`` each unless it is all printable ASCII,
+    and at least ``each`` (what any value counts)."""
+    n = len(text) if text.isascii() and text.isprintable() else WIDE * len(text)
+    return n if n > each else each
 
 
 def size(value, each: int) -> int:
     """The size of an event (or of one of its values): its texts' (``text_size``), ``each``
-    for every other value in it (a number, a card, a seat; a number with a fraction at least
-    ``FLOAT_WIDTH``), at least ``each`` for a text, and
+    for every other value in it (a number, a card, a seat, nothing; a number with a fraction at
+    least ``FLOAT_WIDTH``), and
     ``each`` more for each list or record (itself, whatever it holds: lists nested deep, or
-    holding empty ones, count each of them); a name as a dict's key counts its characters."""
+    holding empty ones, count each of them); a record's key, a name, counts its characters."""
     kind = type(value)
-    if kind is str:
-        return max(text_size(value), each)
-    if kind is dict:   # (an event: its fields' names and values)
-        n = 0
+    if kind is dict:   # (an event: its fields' names and values, mostly numbers, names or nothing)
+        n = each   # (the record itself: kept whatever it holds)
         for k, v in value.items():
-            n += (len(k) if type(k) is str else each) + (each if type(v) is int else size(v, each))
-        return n + each   # (the record itself: kept whatever it holds)
+            # (a key is a name: an event's field, a map's key; the scalars without a call of size:
+            # Events.append sizes each event here)
+            t = type(v)
+            n += len(k) + (each if t is int or v is None else text_size(v, each) if t is str else size(v, each))
+        return n
+    if kind is str:
+        return text_size(value, each)
     if kind is list or kind is tuple:
         if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
             return (len(value) + 1) * each
@@ -85,17 +89,7 @@ class Events(list):
         self.each = unit(rules)
 
     def append(self, ev) -> None:
-        each = self.each
-        grown = self.size + each   # (size(ev), its loop written here: an event is a dict of names mostly)
-        for k, v in ev.items():
-            t = type(v)
-            if t is int or v is None:
-                grown += len(k) + each
-            elif t is str and v.isascii() and v.isprintable():
-                n = len(v)
-                grown += len(k) + (n if n > each else each)
-            else:
-                grown += len(k) + size(v, each)
+        grown = self.size + size(ev, self.each)
         if len(self) >= self.room or grown > self.size_room:
             raise self.full(grown)
         self.size = grown

@@ -182,8 +182,8 @@ class LocalPrices:
             "            _finite[_i] = False",
             "        else:",
             "            _finite[_i] = True",
-            "            if _bound is not None and (_c.__class__ is not int or _c > _bound):",
-            "                _bound = _c if _c.__class__ is int else None",
+            "            if _c > _bound:",
+            "                _bound = _c",
             "    return _bound", ""])
         cost_at, where_at = locs
         counters = list(dict.fromkeys(counters))
@@ -295,7 +295,7 @@ class LocalPrices:
 
     def _priced(self, S, grid, layout, entry, seen) -> tuple:
         """The layout's entry for the counter values ``seen``: (seen, the costs, whether each
-        cost is finite, a bound no finite cost is above or None). The remembered costs with the
+        cost is finite, a bound no finite cost is above). The remembered costs with the
         spaces around every changed counter priced again, or all priced when there are none or
         more than half the spaces are dirty. A player who has the bound affords every finite
         cost: the options then need no comparison a space."""
@@ -334,15 +334,16 @@ _INF = float("inf")   # the price of a space the filter's local part excludes (a
 
 
 def _entry(seen: tuple, costs: list) -> tuple:
-    """A layout's entry for fresh ``costs`` (see LocalPrices._priced)."""
+    """A layout's entry for fresh ``costs`` (see LocalPrices._priced). A cost is a whole number
+    (a fraction is an error at load, a cost of type any is priced in full, each price checked:
+    grid.py); one that is none (``first()`` of an empty list) raises here, and the grid is priced
+    in full, where it fails as any comparison with none does, or is not priced where the filter
+    excludes its space."""
     finite = [c != _INF for c in costs]
     bound = 0
     for c, ok in zip(costs, finite):
-        if ok:
-            if c.__class__ is not int:   # (a fraction or another value: compared space by space)
-                return seen, costs, finite, None
-            if c > bound:
-                bound = c
+        if ok and c > bound:
+            bound = c
     return seen, costs, finite, bound
 
 
@@ -366,7 +367,7 @@ def _options(rest: str, prelude: str, sure: str | None, namespace, loc=None) -> 
     args = "S, me, L, _g, _entry, _have, _asked"
     # (a comprehension: an integer comparison the interpreter specialises, where map(le, ...)
     # calls a comparison in C for each space)
-    ok = ("_entry[2] if _entry[3] is not None and _have >= _entry[3] "
+    ok = ("_entry[2] if _have >= _entry[3] "
           "else [_c <= _have for _c in _entry[1]]")
     if rest == "True":
         return generated(f"def _options({args}):\n    return list(_compress(_g, {ok}))\n", namespace, loc)
