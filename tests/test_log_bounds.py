@@ -143,6 +143,12 @@ def test_the_writer_stops_a_log_before_it_holds_more_values_than_its_readers_rea
                                               rf"JSON values than the {room + gamelog.LOG_END_VALUES:,} of a log"):
         gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=path)
     assert replay.replay(path)["stopped"] and len(path.read_text().splitlines()) == 5
+    fewer = values(json.dumps(lines[2], ensure_ascii=False).encode()) - 1   # (a line's bound too)
+    monkeypatch.setattr(gamelog, "MAX_LINE_VALUES", fewer)
+    monkeypatch.setattr(gamelog, "MAX_LOG_VALUES", 1 << 25)
+    with pytest.raises(gamelog.LogFull, match=rf"decision 1 \(seat 0, 'mark'\) is not written: the log would hold more "
+                                              rf"JSON values than the {fewer:,} of a line"):
+        gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=tmp_path / "line.jsonl")
 
 
 def test_a_replay_reads_each_line_as_it_gets_to_it(tmp_path, monkeypatch):
