@@ -212,3 +212,21 @@ def test_lines_are_numbered_as_written_whatever_blank_lines_come_between(tmp_pat
     path.write_bytes(("\ufeff" + head + "\r\n\n   \n\t\r\n").encode() + b"{\xff" + tail.encode())
     with pytest.raises(ReplayError, match=r"line 7: not UTF-8 text \(its byte 2\)"):
         replay.read_log(path)
+
+
+def test_a_forced_moves_seen_by_counts_in_the_size_of_the_events(tmp_path):
+    # a forced move's seen_by, known once the move is made, was added to its event after the
+    # event was counted: up to 64 seats a move uncounted, past what the bounds of a line's
+    # values assume. It counts as any field does
+    from test_redaction import HUSH
+    path = tmp_path / "hush.yaml"
+    path.write_text(HUSH)
+    rules = interpreter.load(path)
+    S = rules.new_game(3, 2, record=True)
+    seen = 0
+    while not S.is_terminal():
+        S.ev = events.Events(rules)
+        S.apply_index(0)
+        assert S.ev.size == sum(events.size(ev, S.ev.each) for ev in S.ev)
+        seen += sum(1 for ev in S.ev if ev["ev"] == "forced" and "seen_by" in ev)
+    assert seen
