@@ -276,6 +276,8 @@ READS_OTHER_TEXT = {
     "tools.web": "a host name given on the command line",
     "tools.explain": "whitespace in a ruleset's text",
     "tools.batches": "a batch's names, made file names",
+    "play.logs.gamelog": "a log line's bytes: its texts taken out, to count the JSON values the rest can make",
+    "play.logs.replay": "a log's bytes: whether any text follows a line (is it the last, perhaps truncated)",
     "lsp.as_names": "an expression being written in an editor's buffer (it need not parse): its brackets, commas and `as x where`",
     "lsp.checking": "an editor's buffer: whether it starts a ruleset (game: or extends:)",
     "lsp.completion": "the text before the cursor in an editor's buffer; the reference's signatures",

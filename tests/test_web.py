@@ -222,15 +222,15 @@ def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
     s = LiveGame(rules, 3, 4, "random,human,random")
     assert s.humans == [1] and s.waiting_for() == 1
     with pytest.raises(GameError, match="seat 0 is not played here"):
-        s.act(0, 0)
+        s.act(0, 0, _at(s))
     with pytest.raises(GameError, match="no option 99"):
-        s.act(1, 99)
+        s.act(1, 99, _at(s))
     while not s.state.over:
-        s.act(1, 0)
+        s.act(1, 0, _at(s))
         assert s.waiting_for() in (1, None)
     assert s.view(len(s.positions) - 1, 1)["result"]["winners"]
     with pytest.raises(GameError, match="over"):
-        s.act(1, 0)
+        s.act(1, 0, _at(s))
 
 
 # ---------------------------------------------------------------------- the HTTP API
@@ -444,7 +444,7 @@ def test_every_seed_game_is_played_to_its_end_from_the_page_api(name, players):
     while not s.state.over:
         view = s.view(len(s.positions) - 1, 0)
         assert view["prompt"]["seat"] == 0 and view["prompt"]["options"]      # only ever asked of the human
-        s.act(0, len(view["prompt"]["options"]) - 1 if moves % 2 else 0)
+        s.act(0, len(view["prompt"]["options"]) - 1 if moves % 2 else 0, _at(s))
         moves += 1
         assert moves < 2000
     assert s.error is None and moves > 0
@@ -465,16 +465,30 @@ def test_a_position_says_what_was_chosen_next_as_the_seat_may_know_it(tmp_path):
     assert "chosen" not in s.view(len(s.positions) - 1, "all")
 
 
+def test_a_move_from_python_names_its_position_as_one_from_the_page_does():
+    # LiveGame.act is the one check of the position a move answers: the page's and Python's
+    from interpreter.web.games import Stale
+    s = LiveGame(interpreter.load("diamonds"), 3, 4, "random,human,random")
+    before = len(s.positions)
+    with pytest.raises(GameError, match="the position the move answers"):
+        s.act(1, 0, None)                      # (was played unchecked: a move sent twice played twice)
+    with pytest.raises(Stale, match=f"answers position {before - 2}, but the game is at position {before - 1}"):
+        s.act(1, 0, before - 2)
+    assert len(s.positions) == before
+    s.act(1, 0, _at(s))
+    assert len(s.positions) > before
+
+
 def test_a_game_played_in_the_page_is_logged_as_it_goes_and_replays(tmp_path):
     from interpreter.play.logs.replay import replay
     rules = interpreter.load("diamonds")
     path = tmp_path / "played.jsonl"
     s = LiveGame(rules, 3, 5, "human,random,greedy", {"params": {"hand_size": 3}}, log=str(path))
-    s.act(0, 0)
+    s.act(0, 0, _at(s))
     partial = path.read_text().splitlines()              # written line by line: nothing lost on a stop
     assert len(partial) == len(s.positions) + 1           # the header, the setup, each decision
     while not s.state.over:
-        s.act(0, 0)
+        s.act(0, 0, _at(s))
     result = replay(path)
     assert result["scores"] == s.state.scores() and result["decisions"] == len(s.positions) - 1
     assert LogView(path).positions[-1][1].scores() == s.state.scores()
@@ -541,8 +555,8 @@ def test_a_live_game_tells_the_human_what_the_agents_did_since_their_move():
     rules = interpreter.load("diamonds")
     s = LiveGame(rules, 4, 2, "human,random,random,random")
     while s.state.prompt() != "play":
-        s.act(0, 0)
-    s.act(0, 0)                                     # seat 0 plays; the three agents follow
+        s.act(0, 0, _at(s))
+    s.act(0, 0, _at(s))                                   # seat 0 plays; the three agents follow
     view = s.view(len(s.positions) - 1, 0)
     moves = [line for line, _ in s.positions[1:] if line.get("seat") != 0]
     last_mine = max(k for k, (line, _) in enumerate(s.positions) if line.get("seat") == 0)
@@ -558,7 +572,7 @@ def test_each_person_is_told_what_the_others_did_since_their_own_move():
         last = [max((k for k, line in enumerate(lines) if line.get("seat") == p), default=-1) for p in (0, 1)]
         if s.waiting_for() == 0 and last[1] > last[0] >= 0:
             break
-        s.act(s.waiting_for(), 0)
+        s.act(s.waiting_for(), 0, _at(s))
     told = s.view(len(s.positions) - 1, 0)["since"]
     assert len(told) == len(s.positions) - last[0] - 1          # seat 1's move too: another person's
     assert any(t.startswith("seat 1 ") for t in told)
@@ -1120,7 +1134,7 @@ def test_positions_are_kept_as_checkpoints_and_rebuilt_between_them(tmp_path):
     # a live game's positions likewise (rebuilt by the option index taken)
     live = LiveGame(interpreter.load("diams"), 3, 2, "human,random,random", log=str(tmp_path / "live.jsonl"))
     while not live.state.over:
-        live.act(0, len(live.state.legal_actions()) - 1)
+        live.act(0, len(live.state.legal_actions()) - 1, _at(live))
     assert len(live.positions.states) < len(live.positions) // 32
     logged = []
     replay(tmp_path / "live.jsonl", None, logged)

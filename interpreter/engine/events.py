@@ -95,6 +95,15 @@ class Events(list):
         self.size = grown
         list.append(self, ev)
 
+    def grew(self, ev: dict, key: str, value) -> None:
+        """The event ``ev``, appended, given a field known only once its move is made (a forced
+        move's ``seen_by``): counted as ``append`` counts one, refused past the bounds so."""
+        grown = self.size + len(key) + size(value, self.each)
+        if grown > self.size_room:
+            raise self.full(grown)
+        self.size = grown
+        ev[key] = value
+
     def kept(self) -> Kept:
         """The game's events recorded up to now: those before this decision and this one's."""
         return self.before[0] + len(self), self.before[1] + self.size
@@ -123,6 +132,10 @@ class KeptEvents(Events):
         super().__init__(rules, before)
         self.size_room *= share
         self.dropped = 0
+
+    def grew(self, ev: dict, key: str, value) -> None:
+        self.size += len(key) + size(value, self.each)   # (the next event checks the bounds)
+        ev[key] = value
 
     def append(self, ev) -> None:
         if self.dropped:   # (once one is dropped, the later ones are: what is kept is a beginning)

@@ -14,6 +14,7 @@ import operator
 from ..errors import BudgetExceeded, GameError, tag_origin
 from ..expr.messages import describe, kind_of
 from ..expr.runtime import RUNTIME_ERRORS
+from .events import Events
 from .sight import Choice
 
 
@@ -31,7 +32,9 @@ def forced(S, frame) -> bool:
     S.rules.resolves[frame[0]](S, frame, value)
     if ev is not None:   # who may read its label, as for a decision (engine/sight.py)
         seen = choice.seen_by(S, S.ev[k:])
-        if seen is not None:
+        if seen is not None and isinstance(S.ev, Events):   # (counted in the events' size: engine/events.py)
+            S.ev.grew(ev, "seen_by", seen)
+        elif seen is not None:
             ev["seen_by"] = seen
     S.steps += 1
     if S.steps > S.rules.max_steps:   # forced moves count against the budget too

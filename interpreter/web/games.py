@@ -240,13 +240,17 @@ class LiveGame(GameView):
         S = self.state
         return None if S.over or self.error else S.current_player()
 
-    def act(self, seat: int, index: int, at: int | None = None, mine: list | None = None) -> None:
+    def act(self, seat: int, index: int, at: int, mine: list | None = None) -> None:
         """The human at ``seat`` takes option ``index`` of the pending decision; then the agents
-        play. ``at``: the position the move answers (the page's); another one is refused (Stale),
-        so a move sent twice is played once. ``mine``: the seats the client may play (its
-        token's; None: every human seat)."""
+        play. ``at``: the position the move answers (the page's; ``len(positions) - 1`` for the
+        latest), always named: another one is refused (Stale), so a move sent twice is played
+        once, from the page (``POST /api/act``) as from Python. ``mine``: the seats the client
+        may play (its token's; None: every human seat)."""
         S = self.state
-        for name, value in (("seat", seat), ("index", index), *((("at", at),) if at is not None else ())):
+        if at is None:
+            raise GameError('a move names the position it answers: {"seat": S, "index": I, "at": K}, K the position '
+                            "the move answers (the latest: the length of the game's positions less one)")
+        for name, value in (("seat", seat), ("index", index), ("at", at)):
             if type(value) is not int:   # (not 0.0 for 0, nor true for 1)
                 raise GameError(f"{name} is a whole number, not {json.dumps(value, default=repr)[:20]}")
         if seat not in self.humans:
@@ -254,7 +258,7 @@ class LiveGame(GameView):
         if mine is not None and seat not in mine:
             raise NotYours(f"seat {seat} is another person's: this page plays seat{'s' if len(mine) > 1 else ''} "
                            f"{', '.join(map(str, mine)) or 'none'}")
-        if at is not None and at != len(self.positions) - 1:
+        if at != len(self.positions) - 1:
             raise Stale(f"this move answers position {at}, but the game is at position {len(self.positions) - 1}")
         if self.error or S.over:
             raise GameError("the game is over")

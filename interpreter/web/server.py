@@ -250,12 +250,12 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 body = json_loads(self.rfile.read(size).decode("utf-8"))   # (nesting bounded: no recursion error)
             except (ValueError, JSONInputError):
                 return self._json(400, {"error": "the body is not JSON"})
-            if not isinstance(body, dict) or body.get("at") is None:   # (null too: a move always names its position)
+            if not isinstance(body, dict):   # (a move without its position: refused by LiveGame.act, as from Python)
                 return self._json(400, {"error": "the body is {\"seat\": S, \"index\": I, \"at\": K}: "
                                                  "K the position the move answers"})
 
             def act():
-                game.act(body.get("seat"), body.get("index"), body["at"], mine)
+                game.act(body.get("seat"), body.get("index"), body.get("at"), mine)
                 return game.describe()
             self._answer(act)
 

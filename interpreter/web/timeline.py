@@ -12,7 +12,7 @@ import threading
 
 from ..errors import GameError, ReplayError
 from ..play.display.narrate import choice, event as tell_event, owners, tell
-from ..play.logs.replay import read_log, read_redacted
+from ..play.logs.replay import log_lines, read_redacted
 from .games import LogView, cards_of
 
 
@@ -81,6 +81,6 @@ class TimelineView:
 def open_log(path, ruleset=None):
     """The viewer's game of a log: a full log replayed and verified (its tables, position by
     position), a log redacted for a seat as that seat's timeline."""
-    if "redacted_for" in read_log(path)[0][1]:
+    if "redacted_for" in next(log_lines(path))[1]:   # (its header: the first line read alone)
         return TimelineView(path, ruleset)
     return LogView(path, ruleset)

@@ -39,6 +39,12 @@ signal) ends with a line that says so, so that its decisions replay and can be v
 
     {"type": "stopped", "decisions": 12}
 
+A line ends at a newline only (a text is written as it is: it may hold U+2028); what a log holds is
+bounded by its bytes (``MAX_LOG_BYTES``) and by the JSON values its lines can make (``values``:
+``MAX_LINE_VALUES`` a line, ``MAX_LOG_VALUES`` the log), which the writer and every reader count
+alike on a line's bytes: the writer ends a log that would pass them with a ``stopped`` line saying
+why, a reader refuses it before it parses the line.
+
 ``path`` is the ruleset file's path relative to the log's folder (a log written to a stream:
 to the current folder), never the writer's absolute path; a bundled ruleset has none (its
 ``ruleset`` name finds it); a variant file (``variant``) is named the same way.
@@ -60,12 +66,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 from typing import IO, Callable, NoReturn
 
-from ...engine.events import Events, Kept
+from ...engine.events import MAX_EVENT_SIZE, NUMBER_WIDTH, Events, Kept
 from ...engine.sight import Choice
-from ...errors import GameError, RulebookError, UsageError
+from ...errors import GameError, RulebookError, UsageError, figure
 from ...loading.resources import resource_dir
 from ..agents import choose, needs_knowledge
 from .redact import Redactor
@@ -197,6 +204,52 @@ def _is_id(x) -> bool:
 # ---------------------------------------------------------------------- playing
 MAX_LOG_BYTES = 256 << 20   # a log this large is refused, not read (the longest seed game's is under 1 MB)
 LOG_END_ROOM = 1 << 20      # of MAX_LOG_BYTES, kept for a log's last line (its result, error or stop)
+# The JSON values a log's lines may make (``values``), which a reader counts on a line's bytes
+# before it parses them, and the writer on the bytes it writes: a value kept costs 80 to 100
+# bytes of memory whatever its text ("[]," is 3 bytes), so a log within MAX_LOG_BYTES could take
+# 30 times its size. A game's events make at most 3 values for each NUMBER_WIDTH of their size
+# (engine/events.py: every value counts at least that, a list or record that more of its own,
+# and brings at most 2 brackets, commas or colons), so a line's events make at most
+# 3 * MAX_EVENT_SIZE // NUMBER_WIDTH, a game's 3 * MAX_GAME_EVENT_SIZE // NUMBER_WIDTH (7,500,000);
+# ``LINE_ROOM`` more is the room of a line's own fields and a header's parameters, and the rest
+# of MAX_LOG_VALUES the room of the lines' own fields (some 20 a decision line: 1,250,000 decision
+# lines, where MAX_LOG_BYTES holds 3,000,000 at most; the bundled games' logs hold 46,665 values
+# at most: docs/security.md).
+LINE_ROOM = 1 << 20
+MAX_LINE_VALUES = 3 * MAX_EVENT_SIZE // NUMBER_WIDTH + LINE_ROOM   # values of one line (docs/security.md)
+MAX_LOG_VALUES = 1 << 25    # values of a log's lines together (docs/security.md)
+LOG_END_VALUES = 1 << 20    # of MAX_LOG_VALUES, kept for a log's last line
+
+_TEXT = re.compile(rb'"[^"]*"')   # a text of a line, once its escaped backslashes and quotes are gone
+_OTHERS = bytes(sorted(set(range(256)) - set(b'"[{,:')))
+_WINDOW = 1 << 16   # bytes of a line looked at at once (a line of 200 MB is never copied whole)
+
+
+def values(raw: bytes, start: int = 0, end: int | None = None, limit: float = float("inf")) -> int:
+    """How many JSON values the line ``raw`` (its bytes as written; ``raw[start:end]``) can make
+    at most, counted before any is made: one, and one for each ``[``, ``{``, ``,`` and ``:``
+    outside its texts (every value but the first follows one: its list's or record's opening,
+    a separator, its key's colon; a text of commas is one value); past ``limit``, some number
+    past it (the count stops there). The writer and the readers of a log count alike. (Where
+    JSON would read the line otherwise, it fails there, having made no more than was counted.)"""
+    end = len(raw) if end is None else end
+    count, inside = 1, False
+    while start < end and count <= limit:
+        stop = min(start + _WINDOW, end)
+        while stop < end and raw[stop - 1] == 0x5C:   # (an escape whole in one part)
+            stop += 1
+        part = raw[start:stop]
+        if b"\\" in part:   # (every quote left opens or closes a text)
+            part = part.replace(b"\\\\", b"").replace(b'\\"', b"")
+        kept = (b'"' if inside else b"") + part.translate(None, _OTHERS)   # its marks and quotes,
+        kept = kept.replace(b'""', b"")   # without the texts holding no mark (a quote closing one opens none)
+        quotes = kept.count(b'"')
+        inside = quotes % 2 == 1
+        if inside:   # (a text runs on into the next part: its marks are not counted)
+            kept = kept[:kept.rfind(b'"')]
+        count += len(_TEXT.sub(b"", kept)) if quotes else len(kept)
+        start = stop
+    return count
 
 
 class LogFull(GameError):
@@ -208,16 +261,17 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False).encode   # (a line's text: as jso
 
 class LogWriter:
     """Writes log lines to a path or a text stream, redacted for one seat if asked. Its events
-    and decision lines stay within ``MAX_LOG_BYTES - LOG_END_ROOM``: the one that would not ends
-    the log with a ``stopped`` line instead (``why``: the size), and raises LogFull, so every
-    log written is one ``replay`` and ``view`` read. Such a line of many events is written out
+    and decision lines stay within ``MAX_LOG_BYTES - LOG_END_ROOM`` and ``MAX_LOG_VALUES -
+    LOG_END_VALUES``, each within ``MAX_LINE_VALUES``: the one that would not ends the log with a
+    ``stopped`` line instead (``why``: which bound), and raises LogFull, so every log written is
+    one ``replay`` and ``view`` read. Such a line of many events is written out
     ``_BATCH`` events at a time, and refused once its text so far is past the room left: never
     built much larger (a decision's events are at most ``MAX_EVENT_SIZE``: engine/events.py;
     ``events_out`` made them plain ``_BATCH`` at a time too)."""
 
     def __init__(self, log, redactor=None, force: bool = False):
         self.redactor = redactor
-        self.size = self.decisions = 0   # bytes written, decision lines written
+        self.size = self.decisions = self.values = 0   # bytes written, decision lines written, values (``values``)
         self.own = isinstance(log, (str, Path))
         self.name = str(log) if self.own else str(getattr(log, "name", "the log"))   # (its stop is located there)
         # the header's paths are relative to the log's folder (a stream's: the current folder)
@@ -240,16 +294,22 @@ class LogWriter:
         kind = obj.get("type")
         room = MAX_LOG_BYTES - LOG_END_ROOM - self.size if kind in ("events", "decision") else None
         text = _ENCODE(obj) + "\n" if room is None else _within(obj, room)
-        size = len(text.encode("utf-8")) if text is not None else 0
-        if text is None or room is not None and size > room:
-            self._full(obj)
-        self.size += size
+        raw = text.encode("utf-8") if text is not None else b""
+        if text is None or room is not None and len(raw) > room:
+            self._full(obj, f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads")
+        left = min(MAX_LINE_VALUES, MAX_LOG_VALUES - LOG_END_VALUES - self.values) if room is not None else float("inf")
+        count = values(raw, limit=left)   # (as replay counts them: the same bound)
+        if count > left:
+            self._full(obj, f"the log would hold more JSON values than the {figure(MAX_LINE_VALUES)} of a line"
+                       if left == MAX_LINE_VALUES else
+                       f"the log would hold more JSON values than the {figure(MAX_LOG_VALUES)} of a log")
+        self.size += len(raw)
+        self.values += count
         self.decisions += kind == "decision"
         self.f.write(text)
 
-    def _full(self, obj: dict) -> NoReturn:
-        """End the log with a ``stopped`` line, ``obj`` (an events or decision line) not written."""
-        why = f"the log would be larger than {MAX_LOG_BYTES >> 20} MB, which replay reads"
+    def _full(self, obj: dict, why: str) -> NoReturn:
+        """End the log with a ``stopped`` line saying ``why``, ``obj`` (an events or decision line) not written."""
         assert self.f is not None
         self.f.write(json.dumps({"type": "stopped", "decisions": self.decisions, "why": why}) + "\n")
         self.close()

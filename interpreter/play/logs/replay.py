@@ -10,16 +10,19 @@ read line by line (``read_redacted``), never replayed.
 """
 from __future__ import annotations
 
+import codecs
 import json
-from typing import Callable, Iterable, NoReturn, Protocol
+import re
+from typing import Callable, Iterable, Iterator, NoReturn, Protocol
 
-from ...errors import ReplayError, RulebookError, RulesetError, UsageError
+from ...errors import ReplayError, RulebookError, RulesetError, UsageError, figure
 from ...loading.jsondata import JSONInputError, loads as json_loads
 from ...loading.source import read_file
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from .finding import load_for_log
-from .gamelog import FORMAT, MAX_LOG_BYTES, OLDER, agent_failure, ending, error_fields, events_out, seen_field
+from .gamelog import (FORMAT, MAX_LINE_VALUES, MAX_LOG_BYTES, MAX_LOG_VALUES, OLDER, agent_failure, ending, error_fields,
+                      events_out, seen_field, values)
 from .redact import Redactor
 
 
@@ -27,31 +30,71 @@ from .redact import Redactor
 
 
 def read_log(path) -> list[tuple[int, dict]]:
-    """(line number, object) for each non-blank line; ReplayError for unreadable or bad JSON.
-    Only a regular file is read (a device or a named pipe would never end), at most
-    MAX_LOG_BYTES of it; a UTF-8 byte order mark is allowed."""
+    """(line number, object) for each non-blank line (``log_lines``)."""
+    return list(log_lines(path))
+
+
+def log_lines(path) -> Iterator[tuple[int, dict]]:
+    """(line number, object) for each non-blank line, read one at a time, so a replay keeps one
+    line of a log at a time; ReplayError for an unreadable log, bad JSON, or a line (or the
+    lines so far) of more JSON values than the writer writes (gamelog.py ``values``, counted
+    on the line's bytes before they are parsed). Only a regular file is read (a device or a
+    named pipe would never end), at most MAX_LOG_BYTES of it; a UTF-8 byte order mark is
+    allowed. Lines end at a newline only (a log's text may hold U+2028)."""
     try:
-        text = read_file(path, MAX_LOG_BYTES).decode("utf-8-sig")
+        raw = read_file(path, MAX_LOG_BYTES)
     except RulesetError as e:   # (read_file's reason, after its "cannot read file: PATH: ")
         why = f"larger than {MAX_LOG_BYTES >> 20} MB" if e.diagnostics[0].code == "limit" else e.message.rsplit(": ", 1)[-1]
         raise ReplayError(f"cannot read log {path}: {why}") from None
-    except UnicodeDecodeError as e:
-        raise ReplayError(f"cannot read log {path}: not UTF-8 text (byte {e.start})") from None
-    out = []
-    for no, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            obj = json_loads(raw)
-        except JSONInputError as e:
-            what = "truncated or not valid JSON" if no == len(text.splitlines()) else "not valid JSON"
-            raise ReplayError(f"{path}: line {no}: {what} ({getattr(e, 'msg', e)})") from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
-            raise ReplayError(f"{path}: line {no}: not a log line (expected a JSON object with a \"type\")")
-        out.append((no, obj))
-    if not out:
+    at = len(codecs.BOM_UTF8) if raw.startswith(codecs.BOM_UTF8) else 0
+    breaks = total = 0   # (the line breaks before ``at``; the values of the lines read)
+    while True:
+        start = _blank_to(raw, at)   # (blank lines skipped at once, however many)
+        breaks += raw.count(b"\n", at, start)
+        if start == len(raw):
+            break
+        end = raw.find(b"\n", start)
+        end = len(raw) if end < 0 else end
+        no, at = breaks + 1, end
+        obj, total = parsed(raw, f"{path}: line {no}", total, _blank_to(raw, end) == len(raw), start, end)
+        yield no, obj
+    if not total:
         raise ReplayError(f"{path}: the log is empty")
-    return out
+
+
+_BLANK = re.compile(rb"[ \t\r\n]+")   # (JSON's white space)
+
+
+def _blank_to(raw: bytes, at: int) -> int:
+    """Where the white space of ``raw`` from ``at`` ends."""
+    blank = _BLANK.match(raw, at)
+    return at if blank is None else blank.end()
+
+
+def parsed(raw: bytes, where: str, total: int, last: bool = False, start: int = 0,
+           end: int | None = None) -> tuple[dict, int]:
+    """(the log line ``raw[start:end]`` parsed, ``total`` and its values), refused before it is
+    decoded and parsed when it would make more JSON values than a line (MAX_LINE_VALUES) or the
+    log's lines so far (``total``, MAX_LOG_VALUES) the writer writes (gamelog.py ``values``).
+    ``where``: "PATH: line N"; ``last``: no line follows (bad JSON there: perhaps truncated)."""
+    room = min(MAX_LINE_VALUES, MAX_LOG_VALUES - total)
+    count = values(raw, start, end, room)
+    if count > room:
+        what = (f"this line may make more JSON values than the {figure(MAX_LINE_VALUES)} of a line"
+                if room == MAX_LINE_VALUES else
+                f"the log's lines may make more JSON values than the {figure(MAX_LOG_VALUES)} of a log, up to this one")
+        raise ReplayError(f"{where}: {what} (no game's log holds more): not read; was the log edited?")
+    try:
+        text = raw[start:end].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ReplayError(f"{where}: not UTF-8 text (its byte {e.start + 1})") from None
+    try:
+        obj = json_loads(text)
+    except JSONInputError as e:
+        raise ReplayError(f"{where}: {'truncated or not valid JSON' if last else 'not valid JSON'} ({e.msg})") from None
+    if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
+        raise ReplayError(f"{where}: not a log line (expected a JSON object with a \"type\")")
+    return obj, total + count
 
 
 def _check_header(head: dict, where: str, replaying: bool) -> None:
@@ -75,10 +118,11 @@ def _check_header(head: dict, where: str, replaying: bool) -> None:
 
 
 def _read_headed(path, replaying: bool) -> tuple:
-    """(the path as text, the log's (line number, line) pairs, its header, checked)."""
+    """(the path as text, the (line number, line) pairs after its header, read as they are
+    asked for: ``log_lines``, its header, checked)."""
     where = str(path)
-    lines = read_log(path)
-    first_no, head = lines[0]
+    lines = log_lines(path)
+    first_no, head = next(lines)
     if first_no != 1:   # (the first line is not a header: _check_header says so)
         head = {"type": None}
     _check_header(head, where, replaying)
@@ -104,7 +148,7 @@ def read_redacted(path, ruleset=None) -> tuple:
         raise ReplayError(f"{where}: line 1: not a log redacted for a seat of the game "
                           f"(redacted_for: {seat!r}, {head['players']} players)")
     rules = _rules_of(head, where, ruleset)
-    body, ended = lines[1:], None
+    body, ended = list(lines), None
     for i, (no, obj) in enumerate(body):
         kind = obj["type"]
         if ended is not None:
@@ -147,9 +191,10 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     return _replayed(where, lines, head, _rules_of(head, where, ruleset), positions)
 
 
-def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | None = None,
+def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorder | None = None,
               written: list | None = None) -> dict:
-    """replay() of a log's (line number, line) pairs, its header checked, with its ruleset.
+    """replay() of a log's (line number, line) pairs after its header (checked), with its
+    ruleset: each is replayed as it comes, none kept.
     ``written`` gets each line after the header as the replay worked it out, and so does
     ``positions``: the line this engine writes for it (gamelog.py), its events, ``seen_by`` and
     an error's summary the replay's, so that what a seat is shown of a line never comes from the
@@ -170,7 +215,8 @@ def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | 
     n = 0
     result_seen = error = stopped = failed = None
     line: dict
-    for no, obj in lines[1:]:
+    no = 1
+    for no, obj in lines:
         kind = obj["type"]
         if result_seen is not None:
             fail(no, f"a '{kind}' line after the result line (line {result_seen})")
@@ -205,8 +251,7 @@ def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | 
         if positions is not None and kind in ("events", "decision", "error"):
             positions.append((line, S.clone()))
     if result_seen is None:
-        last = lines[-1][0]
-        fail(last, "the log ends here without a result line (truncated?)")
+        fail(no, "the log ends here without a result line (truncated?)")
     if error is not None:
         return {"ruleset": rules.name, "variant": rules.variant, "players": S.n, "seed": S.seed,
                 "decisions": n, "error": error}
@@ -380,10 +425,12 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
     line's word, so a log of an older format, lacking a field that hides a value from the seat,
     shows it no more than a log of the current one. A log that does not replay is refused
     (ReplayError: the line that differs), as is one redacted already."""
-    try:
-        objs = [json_loads(x) if isinstance(x, str) else x for x in log_lines]
-    except JSONInputError as e:
-        raise ReplayError(f"redact: a line is not valid JSON ({e.msg})") from None
+    objs: list = []
+    total = 0
+    for no, x in enumerate(log_lines, 1):   # (a text: counted and parsed as a log's line is)
+        if isinstance(x, str):
+            x, total = parsed(x.encode("utf-8", "surrogatepass"), f"redact: line {no}", total) if x.strip() else (None, total)
+        objs.append(x)
     objs = [o for o in objs if o]
     if not objs or not isinstance(objs[0], dict) or objs[0].get("type") != "header":
         raise ReplayError("redact: the log does not start with a header line")
@@ -400,6 +447,6 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
         raise ReplayError(f"redact: line 1: the log was written with ruleset hash {str(head['hash'])[:12]}, "
                           f"not this ruleset's ({rules.hash[:12]})")
     written: list = []
-    _replayed("redact", list(enumerate(objs, 1)), head, rules, written=written)
+    _replayed("redact", list(enumerate(objs, 1))[1:], head, rules, written=written)
     r = Redactor(rules, seat, rules.team_members(head["players"]))   # (its lines are this engine's: its format)
     return [r.line(o) for o in ({**head, "format": FORMAT}, *written)]
