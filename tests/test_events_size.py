@@ -99,7 +99,8 @@ def test_a_seats_recall_is_cut_by_what_it_is_told(tmp_path, monkeypatch):
             state.apply_action(state.legal_actions()[option])
             told.append(state.information_state_string(1))
         assert told[0] == told[1] and "more events not recalled" in told[0]
-        assert told[0].count('"gain"') == 7   # (of 10: 78 bytes each, the record's 20 with them, within 500 with the set's)
+        # (of 10: the set's 26 characters as seat 1 is told it, each gain 56 and ", ", the brackets: within 500)
+        assert told[0].count('"gain"') == 8
         path.write_text(SECRET.replace("TEXT", text).replace("_s", "s"), encoding="utf-8")   # (told to all)
         state = openspiel.load_game(str(path), players=2).new_initial_state()
         state.apply_action(state.legal_actions()[1])
@@ -109,6 +110,47 @@ def test_a_seats_recall_is_cut_by_what_it_is_told(tmp_path, monkeypatch):
         # the set's event, 86 characters of JSON (46 with emoji), and each gain 58, with their brackets and
         # commas: 4 bytes a character with emoji, so fewer gains within a move's 500
         assert told.count('"gain"') == (7 if wide == 1 else 1)
+
+
+REPEATED = """\
+game: g
+players: {min: 2, max: 2}
+counters:
+  c: 0
+vars:
+  _s: {type: str, start: "''"}
+  _k: {type: int, start: 0}
+flow:
+  - choose: {who: 0, options: "[1, 2]", as: _k}
+  - repeat: 5
+    steps:
+      - set: {_s: "'TEXT' if _k == 2 else 'a'"}
+  - repeat: 20
+    steps:
+      - gain: {counter: c}
+  - choose: {who: 1, options: "[1, 2]", as: x}
+"""
+
+
+@pytest.mark.parametrize("text", ["b" * 400, "😀" * 100])
+def test_a_seats_recall_never_depends_on_the_size_of_what_it_is_not_told(tmp_path, monkeypatch, text):
+    # the move's events, hidden ones included, were kept while within players x MAX_EVENT_SIZE
+    # and cut there for every seat: seat 1 recalled some public gains, or none when seat 0 chose
+    # in secret to set a long private text 5 times (at the real bounds: 5 gains, or none and
+    # "more events not recalled"). Each event is told to each seat as it is made and a seat's
+    # recall is cut by what it is told only
+    from interpreter.adapters import openspiel
+    monkeypatch.setattr(events, "MAX_EVENT_SIZE", 500)
+    path = tmp_path / "g.yaml"
+    path.write_text(REPEATED.replace("TEXT", text), encoding="utf-8")
+    told = []
+    for option in (0, 1):
+        state = openspiel.load_game(str(path), players=2).new_initial_state()
+        state.apply_action(state.legal_actions()[option])
+        told.append(state.information_state_string(1))
+    assert told[0] == told[1] and "more events not recalled" in told[0]
+    seat0 = state.information_state_string(0)   # (seat 0 sees nothing more of a private variable)
+    assert seat0.split("\n")[0].count('"gain"') == told[1].split("\n")[0].count('"gain"') > 0
 
 
 def test_a_log_line_of_many_events_is_never_built_whole(tmp_path, monkeypatch):

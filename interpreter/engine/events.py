@@ -117,26 +117,3 @@ class Events(list):
         return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps them all, "
                                 f"and stops past this many", kind=said)
 
-
-class KeptEvents(Events):
-    """``S.ev`` where what reads the events can do with the first of them (an adapter's perfect
-    recall, adapters/recall.py): those within the bounds of ``Events`` are kept, their size
-    bound ``share`` times larger (the seats' recalls, each bounded by what it is told), the rest
-    counted (``dropped``), and the game plays on as it does unrecorded."""
-    __slots__ = ("dropped",)
-
-    def __init__(self, rules, before: Kept = (0, 0), share: int = 1) -> None:
-        super().__init__(rules, before)
-        self.size_room *= share
-        self.dropped = 0
-
-    def append(self, ev) -> None:
-        if self.dropped:   # (once one is dropped, the later ones are: what is kept is a beginning)
-            self.dropped += 1
-            return
-        grown = self.size + size(ev, self.each)
-        if len(self) >= self.room or grown > self.size_room:
-            self.dropped += 1
-        else:
-            self.size = grown
-            list.append(self, ev)
