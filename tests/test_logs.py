@@ -159,6 +159,28 @@ def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, 
             assert says in err and "hunter2" not in err and "indent" not in err, err
 
 
+def test_a_logs_variant_reaches_the_terminal_escaped_whichever_ruleset_loads_it(tmp_path, capsys):
+    # a header's variant naming no variant was quoted raw by the ruleset's own error (unknown
+    # variant '...'), which the replay's error carried on: it cleared the screen and retitled
+    # the window, with --ruleset and with the file the header names alike, in replay and view
+    import shutil
+    from interpreter.loading.resources import find_ruleset
+    mine = tmp_path / "mine.yaml"
+    shutil.copy(find_ruleset("kuhn_poker"), mine)
+    forged = "\x1b[2J\x1b]0;pwned\x07\u202ev"
+    for name, words in ((str(mine), ()), ("kuhn_poker", ("--ruleset", "kuhn_poker"))):
+        rules = interpreter.load(name)
+        log = tmp_path / "k.jsonl"
+        gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=log, force=True)
+        lines = [json.loads(line) for line in log.read_text().splitlines()]
+        err = replay_refused(capsys, tmp_path / "v.jsonl", lines, {"variant": forged}, *words)
+        assert "unknown variant '\\x1b[2J\\x1b]0;pwned\\x07\\u202ev'" in err, err
+        assert err.isascii() and "\x1b" not in err and "\x07" not in err, err
+    assert main(["view", str(tmp_path / "v.jsonl"), "--port", "0", *words]) == 1
+    err = capsys.readouterr().err
+    assert "unknown variant" in err and "\x1b" not in err and "\x07" not in err, err
+
+
 def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, capsys):
     # a header naming a .yaml file (as the ruleset's path or as a variant file) gets the same
     # message whether the file is missing, is there with other content, or does not load
