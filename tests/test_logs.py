@@ -181,6 +181,31 @@ def test_a_logs_variant_reaches_the_terminal_escaped_whichever_ruleset_loads_it(
     assert "unknown variant" in err and "\x1b" not in err and "\x07" not in err, err
 
 
+def test_a_log_whose_texts_hold_line_breaks_of_unicode_replays(tmp_path, capsys):
+    # a text holding U+2028 or \x85 is written as it is (JSON escapes neither), and replay split
+    # the log with str.splitlines, which breaks a line there: the log play --log wrote was
+    # "not valid JSON". A log is JSON Lines: a line ends at "\n" alone
+    breaks = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c\r"
+    path = write_ruleset(tmp_path, f"""\
+        game: ls
+        players: {{min: 1, max: 1}}
+        params:
+          t: {json.dumps("a" + breaks + "b")}
+        vars:
+          t: {{type: str, start: "''"}}
+        flow:
+          - choose: {{who: 0, options: "[1, 2]", as: x}}
+          - set: {{t: "params.t"}}
+        """)
+    log = tmp_path / "ls.jsonl"
+    assert main(["play", str(path), "--players", "1", "--seed", "0", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert "\u2028\u2029\x85" in log.read_bytes().decode()   # (written as they are; the others escaped)
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("replay ok: 1 decisions")
+    assert replay.read_log(log)[-1][0] == 4   # (header, setup, the decision, the result)
+
+
 def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, capsys):
     # a header naming a .yaml file (as the ruleset's path or as a variant file) gets the same
     # message whether the file is missing, is there with other content, or does not load

@@ -38,13 +38,14 @@ def read_log(path) -> list[tuple[int, dict]]:
     except UnicodeDecodeError as e:
         raise ReplayError(f"cannot read log {path}: not UTF-8 text (byte {e.start})") from None
     out = []
-    for no, raw in enumerate(text.splitlines(), 1):
+    rows = text.split("\n")   # (JSON Lines: a line ends at "\n" alone; a text holds U+2028 or \x85 as it is)
+    for no, raw in enumerate(rows, 1):
         if not raw.strip():
             continue
         try:
             obj = json_loads(raw)
         except JSONInputError as e:
-            what = "truncated or not valid JSON" if no == len(text.splitlines()) else "not valid JSON"
+            what = "truncated or not valid JSON" if not any(map(str.strip, rows[no:])) else "not valid JSON"
             raise ReplayError(f"{path}: line {no}: {what} ({getattr(e, 'msg', e)})") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise ReplayError(f"{path}: line {no}: not a log line (expected a JSON object with a \"type\")")
