@@ -169,7 +169,7 @@ def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | 
     kept = S.ev.kept()   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS, their size)
     S.ev = None
     n = 0
-    result_seen = error = stopped = failed = None
+    result_seen = error = stopped = failed = setup = None
     line: dict
     for no, obj in lines[1:]:
         kind = obj["type"]
@@ -178,6 +178,9 @@ def _replayed(where: str, lines: list, head: dict, rules, positions: Recorder | 
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
+            if setup is not None:   # (a writer writes one: the setup's, line 2)
+                fail(no, f"a second events line (line {setup} is the setup's: a log has one)")
+            setup = no
             _same_events(obj.get("events"), initial, no, fail, older)
             line = {"type": "events", "events": initial}
         elif kind == "decision":
