@@ -176,7 +176,7 @@ class ReplayError(RulebookError):
 def _printed(d: Diagnostic) -> Diagnostic:
     """``d`` with every text it shows ``printable``."""
     def at(loc):
-        return loc if loc is None else loc._replace(path=printable(str(loc.path)))
+        return loc if loc is None else Location(printable(str(loc.path)), loc.line, loc.col)
     return replace(d, message=printable(d.message), hint=None if d.hint is None else printable(d.hint),
                    loc=at(d.loc), calls=tuple(at(c) for c in d.calls))
 
