@@ -73,11 +73,21 @@ def size(value, each: int) -> int:
     kind = type(value)
     if kind is str:
         return max(text_size(value) + QUOTED, each)
-    if kind is dict:   # (an event: its fields' names and values)
-        n = 0
+    if kind is dict:   # (an event: its fields' names, mostly, and short values: those written here)
+        n = each   # (the record itself: kept whatever it holds)
         for k, v in value.items():
-            n += (text_size(k) if type(k) is str else each) + QUOTED + (each if type(v) is int else size(v, each))
-        return n + each   # (the record itself: kept whatever it holds)
+            t = type(v)
+            if t is int or v is None:
+                n += each
+            elif t is str and 2 * len(v) + QUOTED <= each and v.isascii() and v.isprintable():
+                n += each   # (its characters 2 each at most, escaped)
+            else:
+                n += size(v, each)
+            if type(k) is str and k.isascii() and k.isidentifier():   # (written as it is)
+                n += len(k) + QUOTED
+            else:
+                n += (text_size(k) if type(k) is str else each) + QUOTED
+        return n
     if kind is list or kind is tuple:
         if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
             return (len(value) + 1) * each
