@@ -50,7 +50,7 @@ SHAPES = {
     "gains": (_HEAD + "counters:\n  c: 0\nflow:\n" + _LOOP + "      - repeat: 20000\n        steps:\n"
               "          - gain: {counter: c}\n"),
 }
-SHAPES["emoji"] = SHAPES["text"].replace("abcdefghij", "\U0001F600" * 10).replace("120", "15")   # (6 a character)
+SHAPES["emoji"] = SHAPES["text"].replace("abcdefghij", "\U0001F600" * 10).replace("120", "10")   # (12 a character)
 # lists nested 8 deep (each list kept counts), and lists of one short text each
 SHAPES["deep"] = SHAPES["empty"].replace("list[list[int]]", "list[" * 8 + "int" + "]" * 8).replace(
     "map(1..10000, to: [])", "map(1..1428, to: [[[[[[]]]]]])")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, NamedTuple
 
 
@@ -157,12 +157,28 @@ class BudgetExceeded(GameError):
 
 
 class ReplayError(RulebookError):
-    """A log does not replay. Its message may quote the log's text: written ``printable``."""
+    """A log does not replay. Its message may quote the log's text, and so may each diagnostic
+    it carries (a ruleset's, loaded with the variant a log names): each written ``printable``,
+    its message, hint and paths."""
     default_code = "replay"
 
     def __init__(self, message_or_diagnostics, *args, **kwargs):
         m = message_or_diagnostics
-        super().__init__(printable(m) if isinstance(m, str) else m, *args, **kwargs)
+        if isinstance(m, str):
+            m = printable(m)
+        else:
+            m = [_printed(d) for d in ([m] if isinstance(m, Diagnostic) else m)]
+        if isinstance(kwargs.get("hint"), str):
+            kwargs["hint"] = printable(kwargs["hint"])
+        super().__init__(m, *args, **kwargs)
+
+
+def _printed(d: Diagnostic) -> Diagnostic:
+    """``d`` with every text it shows ``printable``."""
+    def at(loc):
+        return loc if loc is None else Location(printable(str(loc.path)), loc.line, loc.col)
+    return replace(d, message=printable(d.message), hint=None if d.hint is None else printable(d.hint),
+                   loc=at(d.loc), calls=tuple(at(c) for c in d.calls))
 
 
 def printable(text: str) -> str:

@@ -411,7 +411,8 @@ def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, mo
     # one event may carry a text of 100,000 characters or move 100,000 cards: a live game kept
     # 4,013 sets of an 81,920-character text (507 MB), 40 moves of 100,000 labelled cards (1.25
     # GB). What is kept is bounded by its size too (texts' characters, a card its label's, a
-    # number 20, any value at least 20: tests/test_events_size.py), counted as each event is appended: past MAX_EVENT_SIZE in a decision, or
+    # number 22, any value at least 22, each with its quotes and separator: tests/test_events_size.py),
+    # counted as each event is appended: past MAX_EVENT_SIZE in a decision, or
     # MAX_GAME_EVENT_SIZE in the game, the game stops located, and its log's stop replays the same
     from interpreter.engine import events
     from interpreter.errors import GameError
@@ -419,13 +420,14 @@ def test_a_recorded_game_stops_past_the_size_of_the_events_it_keeps(tmp_path, mo
     path = tmp_path / "g.yaml"
     path.write_text(BIG_EVENTS.replace("LABEL", "x" * 100))
     rules = interpreter.load(path)
-    assert events.size({"ev": "set", "var": "s", "value": "a" * 160}, 20) == 2 + 20 + 3 + 20 + 5 + 160 + 20   # (+ the record itself)
+    # (each name with its quotes and ": ", each value with its separator, and the record itself)
+    assert events.size({"ev": "set", "var": "s", "value": "a" * 160}, 20) == 6 + 20 + 7 + 20 + 9 + 164 + 20
     S = rules.new_game(1, 0, record=True)
     S.ev = events.Events(rules)
     S.apply_index(0)
     # a decision's three sets of 160 characters, six moves of 50 cards of 102-character labels
-    # (each the widest label's), and the names of the events' fields and zones
-    assert S.ev.size == sum(events.size(ev, 102) for ev in S.ev) > 3 * 160 + 6 * 50 * 102
+    # (each the widest label's, with its quotes and separator), and the names of the events' fields and zones
+    assert S.ev.size == sum(events.size(ev, 106) for ev in S.ev) > 3 * 160 + 6 * 50 * 106
     per_decision = S.ev.size
     monkeypatch.setattr(events, "MAX_EVENT_SIZE", per_decision - 1)
     with pytest.raises(GameError, match=r"g.yaml:2\d:\d+: error\[runtime\]: in effects: events of more than "

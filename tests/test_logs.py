@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import interpreter
-from interpreter.errors import UsageError
+from interpreter.errors import ReplayError, UsageError
 from interpreter.play import agents
 from interpreter.play.logs import gamelog, replay
 from interpreter.tools.cli import main
@@ -157,6 +157,104 @@ def test_a_logs_variant_never_makes_replay_read_or_quote_another_file(tmp_path, 
         for words, says in (((), said), (("--ruleset", "diamonds"), said_with_ruleset)):
             err = replay_refused(capsys, tmp_path / "v.jsonl", lines, {"variant": variant}, *words)
             assert says in err and "hunter2" not in err and "indent" not in err, err
+
+
+def test_a_logs_variant_reaches_the_terminal_escaped_whichever_ruleset_loads_it(tmp_path, capsys):
+    # a header's variant naming no variant was quoted raw by the ruleset's own error (unknown
+    # variant '...'), which the replay's error carried on: it cleared the screen and retitled
+    # the window, with --ruleset and with the file the header names alike, in replay and view
+    import shutil
+    from interpreter.loading.resources import find_ruleset
+    mine = tmp_path / "mine.yaml"
+    shutil.copy(find_ruleset("kuhn_poker"), mine)
+    forged = "\x1b[2J\x1b]0;pwned\x07\u202ev"
+    for name, words in ((str(mine), ()), ("kuhn_poker", ("--ruleset", "kuhn_poker"))):
+        rules = interpreter.load(name)
+        log = tmp_path / "k.jsonl"
+        gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=log, force=True)
+        lines = [json.loads(line) for line in log.read_text().splitlines()]
+        err = replay_refused(capsys, tmp_path / "v.jsonl", lines, {"variant": forged}, *words)
+        assert "unknown variant '\\x1b[2J\\x1b]0;pwned\\x07\\u202ev'" in err, err
+        assert err.isascii() and "\x1b" not in err and "\x07" not in err, err
+    assert main(["view", str(tmp_path / "v.jsonl"), "--port", "0", *words]) == 1
+    err = capsys.readouterr().err
+    assert "unknown variant" in err and "\x1b" not in err and "\x07" not in err, err
+
+
+def test_a_log_whose_texts_hold_line_breaks_of_unicode_replays(tmp_path, capsys):
+    # a text holding U+2028 or \x85 is written as it is (JSON escapes neither), and replay split
+    # the log with str.splitlines, which breaks a line there: the log play --log wrote was
+    # "not valid JSON". A log is JSON Lines: a line ends at "\n" alone
+    breaks = "\u2028\u2029\x85\x1c\x1d\x1e\x0b\x0c\r"
+    path = write_ruleset(tmp_path, f"""\
+        game: ls
+        players: {{min: 1, max: 1}}
+        params:
+          t: {json.dumps("a" + breaks + "b")}
+        vars:
+          t: {{type: str, start: "''"}}
+        flow:
+          - choose: {{who: 0, options: "[1, 2]", as: x}}
+          - set: {{t: "params.t"}}
+        """)
+    log = tmp_path / "ls.jsonl"
+    assert main(["play", str(path), "--players", "1", "--seed", "0", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert "\u2028\u2029\x85" in log.read_bytes().decode()   # (written as they are; the others escaped)
+    assert main(["replay", str(log)]) == 0
+    assert capsys.readouterr().out.startswith("replay ok: 1 decisions")
+    assert replay.read_log(log)[-1][0] == 4   # (header, setup, the decision, the result)
+
+
+def test_a_logged_number_is_the_replays_of_its_json_type_and_a_redacted_line_the_replays(tmp_path, capsys):
+    # Python's == took a decision's "seat": true for seat 1, "n": 2.0 for 2, a stopped line's
+    # "decisions": 2.0, and a format-3 decision without its events: they replayed ok, and redact
+    # carried "seat": true into what it wrote. A log's value must be the replay's, of its type
+    rules, lines = play_logged(tmp_path, "kuhn_poker", 2, {}, seed=3)
+    k = next(k for k, o in enumerate(lines) if o["type"] == "decision" and o["seat"] == 1)
+    decided = sum(o["type"] == "decision" for o in lines[:k + 1])
+    forged = {"seat true": (k, {"seat": True}, "the log has seat True deciding"),
+              "n float": (k, {"n": float(decided)}, f"decision number {float(decided)!r}, expected {decided}"),
+              "no events": (k, {"events": KeyError}, "the decision has no 'events'"),
+              "result float": (len(lines) - 1, {"decisions": float(lines[-1]["decisions"])}, "decisions: the log has"),
+              "amount float": (k, {"events": [{**e, **({"amount": 1.0} if "amount" in e else {})}
+                                              for e in lines[k]["events"]]}, "event 1 differs")}
+    assert "amount" in lines[k]["events"][0]
+    for name, (at, edit, said) in forged.items():
+        out = [dict(o) for o in lines]
+        out[at] = {key: v for key, v in {**out[at], **edit}.items() if v is not KeyError}
+        err = replay_refused(capsys, tmp_path / "f.jsonl", out, {})
+        assert f"line {at + 1}: {said}" in err, (name, err)
+        with pytest.raises(ReplayError, match=f"line {at + 1}: "):
+            replay.redact([json.dumps(o) for o in out], 0, rules)
+    stopped = [*lines[:k + 1], {"type": "stopped", "decisions": float(decided)}]
+    err = replay_refused(capsys, tmp_path / "f.jsonl", stopped, {})
+    assert f"line {k + 2}: decisions: the log has {float(decided)!r}, the replay gives {decided}" in err
+    older = [{**lines[0], "format": 2}, *lines[1:k], {**lines[k], "events": KeyError}]   # (format 2: may lack them)
+    write_log(tmp_path / "o.jsonl", [{key: v for key, v in o.items() if v is not KeyError} for o in older]
+              + [{"type": "stopped", "decisions": decided}])
+    assert main(["replay", str(tmp_path / "o.jsonl")]) == 0
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("falsy", ["null", "{}", "0", "false", '""', "[]"])
+def test_redact_refuses_each_line_replay_refuses_naming_it(tmp_path, capsys, falsy):
+    # redact dropped every falsy line (null, {}, 0, ...) that replay refuses, and then named the
+    # lines after it one too early: a line is refused as replay refuses it, by its number, a
+    # blank line skipped as replay skips it
+    rules, lines = play_logged(tmp_path, "kuhn_poker", 2, {}, seed=3)
+    texts = [json.dumps(o) for o in lines]
+    forged = texts[:2] + ["", falsy] + texts[2:]
+    (tmp_path / "n.jsonl").write_text("\n".join(forged) + "\n")
+    assert main(["replay", str(tmp_path / "n.jsonl")]) == 1
+    assert "line 4: not a log line" in capsys.readouterr().err
+    with pytest.raises(ReplayError, match="redact: line 4: not a log line"):
+        replay.redact(forged, 0, rules)
+    changed = texts[:2] + [""] + texts[2:]
+    changed[3] = changed[3].replace('"events": []', '"events": [{"ev": "x"}]', 1)
+    assert changed[3] != texts[2]
+    with pytest.raises(ReplayError, match="redact: line 4: "):
+        replay.redact(changed, 0, rules)
 
 
 def test_replay_never_says_whether_a_file_the_header_names_exists(tmp_path, capsys):

@@ -46,6 +46,8 @@ def _edit(d, path, value):
 
 
 EDITS = [   # (path, new value, words the error must contain)
+    (("format",), True, "format True is not 1"),   # (format 1: true == 1 and 1.0 == 1 in Python)
+    (("format",), 1.0, "format 1.0 is not 1"),
     (("rng",), "x", "rng"),
     (("rng",), -1, "rng"),
     (("rng",), 2 ** 64, "rng"),

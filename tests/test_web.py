@@ -217,6 +217,22 @@ def test_a_redacted_log_that_does_not_hold_together_is_refused_at_its_line(tmp_p
             TimelineView(path)
 
 
+def test_a_log_holds_one_setup_line_as_its_writer_writes_it(tmp_path):
+    # a log's setup line repeated 100,000 times replayed ok (each "verified"), and the viewer kept
+    # a state for each (89 MB), then failed on KeyError 'action' stepping to the first decision.
+    # A writer writes one events line, the setup's: a second is refused at its line
+    from interpreter.play.logs.replay import replay
+    rules = interpreter.load("kuhn_poker")
+    path = tmp_path / "k.jsonl"
+    play_game(rules, 2, 3, make_agents("random", 2, 3), log=str(path))
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:2] + [lines[1]] * 100 + lines[2:]) + "\n")
+    for read in (replay, LogView):
+        with pytest.raises(interpreter.RulebookError, match="line 3: a second events line "
+                                                          r"\(line 2 is the setup's: a log has one\)"):
+            read(path)
+
+
 def test_a_live_game_waits_for_its_human_and_refuses_other_moves():
     rules = interpreter.load("diamonds")
     s = LiveGame(rules, 3, 4, "random,human,random")

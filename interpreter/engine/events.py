@@ -6,16 +6,25 @@ them keeps every one of a decision's until the decision is done (the events line
 step or effect that made the event, never a list filling the memory nor an event dropped.
 
 One event may be large (a text of 100,000 characters set, 100,000 cards moved), so what is
-kept is bounded by its size as well, in bytes, counted as the event is appended: a text counts
-its characters, ``WIDE`` each unless it is printable ASCII (what a character may take kept: 4
-bytes in memory or in UTF-8, 6 as a JSON escape), each number or card the widest either writes
-(``NUMBER_WIDTH``, or the ruleset's widest card label: a card is written by its label), a
-field's name its characters, every text at least that width and every list or record that
-width of its own beside what it holds (an empty text, list or record costs memory to keep: its
-reference, its object, its place in a line); past
-``MAX_EVENT_SIZE`` in a decision, or ``MAX_GAME_EVENT_SIZE`` in the game, the game stops the
-same way. A game that records nothing (``S.ev`` None) counts nothing."""
+kept is bounded by its size as well, in bytes, counted as the event is appended: at least the
+length of the JSON any writer makes of it (a log's line, ``ensure_ascii=False``; the web
+viewer's, ASCII escapes: the longer, character for character, and at least the UTF-8 bytes of
+the other) and at least what keeping it takes: each value counts its JSON with the ``", "``
+after it. A text counts its characters as escaped (``"`` and ``\\`` two, a control character
+or one outside ASCII 6, one outside the BMP 12: ``\\ud83d\\ude00``), ``WIDE`` each at least
+unless it is printable ASCII (what a character may take kept: 4 bytes in memory), its quotes
+and its separator; each number, seat or card the widest one writes and its separator
+(``NUMBER_WIDTH``, ``FLOAT_WIDTH`` for a number with a fraction, or the ruleset's widest card
+label as text: a card is written by its label), a field's name as a text and its ``": "``,
+every text at least that width and every list or record that width of its own beside what it
+holds (an empty text, list or record costs memory to keep: its reference, its object, its
+place in a line); past ``MAX_EVENT_SIZE`` in a decision, or ``MAX_GAME_EVENT_SIZE`` in the
+game, the game stops the same way. A game that records nothing (``S.ev`` None) counts
+nothing."""
 from __future__ import annotations
+
+from json.encoder import encode_basestring_ascii
+from weakref import WeakKeyDictionary
 
 from ..expr.runtime import ExprRuntimeError
 
@@ -23,43 +32,62 @@ MAX_EVENTS = 100_000   # events recorded between two decisions (docs/security.md
 MAX_GAME_EVENTS = 1_000_000   # events a recorded game keeps over the whole game (docs/security.md)
 MAX_EVENT_SIZE = 10_000_000   # their size between two decisions: bytes (docs/security.md)
 MAX_GAME_EVENT_SIZE = 50_000_000   # their size over the whole game (docs/security.md)
-NUMBER_WIDTH = 20   # characters of the widest whole number a game stores ("-9223372036854775807")
-FLOAT_WIDTH = 24    # characters of the widest number with a fraction JSON writes ("-3.3333333333333335e-301")
-WIDE = 6   # what a character of a text not printable ASCII counts: the most it takes kept
+NUMBER_WIDTH = 22   # the widest whole number a game stores and its separator ("-9223372036854775807, ")
+FLOAT_WIDTH = 26    # the widest number with a fraction JSON writes and its separator ("-3.3333333333333335e-301, ")
+WIDE = 6   # what a character of a text not printable ASCII counts at least: as JSON escapes it (12 outside the BMP)
+QUOTED = 4   # what a text counts besides its characters: its quotes and its separator (a name: ``": "``)
 
 _INT = {int}
 Kept = tuple[int, int]   # a game's events recorded so far: (how many, their size)
 
 
 def unit(rules) -> int:
-    """The size a number or a card of ``rules``' events counts for."""
-    return max(NUMBER_WIDTH, rules.widest_label)
+    """The size a number or a card of ``rules``' events counts for: ``NUMBER_WIDTH``, or its
+    widest card label written as a text (``text_size``, its quotes and separator)."""
+    each = _UNITS.get(rules)
+    if each is None:
+        each = _UNITS[rules] = max(NUMBER_WIDTH, max(map(text_size, rules.card_labels), default=0) + QUOTED)
+    return each
 
 
-def text_size(text: str, each: int) -> int:
-    """What a text counts for: its characters, ``WIDE`` each unless it is all printable ASCII,
-    and at least ``each`` (what any value counts)."""
-    n = len(text) if text.isascii() and text.isprintable() else WIDE * len(text)
-    return n if n > each else each
+_UNITS: WeakKeyDictionary = WeakKeyDictionary()   # (a ruleset's: worked out once, not at each decision)
+
+
+def text_size(text: str) -> int:
+    """What a text's characters count for (without its quotes, nor the floor of a value): as
+    JSON escapes them (``ensure_ascii``: at least the UTF-8 bytes of the text unescaped), at
+    least ``WIDE`` each unless it is all printable ASCII."""
+    if text.isascii() and text.isprintable():
+        return len(text) + text.count('"') + text.count("\\")
+    escaped = len(encode_basestring_ascii(text)) - 2
+    return escaped if escaped > WIDE * len(text) else WIDE * len(text)
 
 
 def size(value, each: int) -> int:
-    """The size of an event (or of one of its values): its texts' (``text_size``), ``each``
-    for every other value in it (a number, a card, a seat, nothing; a number with a fraction at
-    least ``FLOAT_WIDTH``), and
+    """The size of an event (or of one of its values, with the separator after it): a text's
+    characters (``text_size``) and ``QUOTED``, at least ``each``; ``each`` for every other value
+    in it (a number, a card, a seat; a number with a fraction at least ``FLOAT_WIDTH``), and
     ``each`` more for each list or record (itself, whatever it holds: lists nested deep, or
-    holding empty ones, count each of them); a record's key, a name, counts its characters."""
+    holding empty ones, count each of them); a dict's key counts as a text (``QUOTED``: its
+    quotes and ``": "``), one not a text as ``each`` and ``QUOTED``."""
     kind = type(value)
-    if kind is dict:   # (an event: its fields' names and values, mostly numbers, names or nothing)
+    if kind is str:
+        return max(text_size(value) + QUOTED, each)
+    if kind is dict:   # (an event: its fields' names, mostly, and short values: those written here)
         n = each   # (the record itself: kept whatever it holds)
         for k, v in value.items():
-            # (a key is a name: an event's field, a map's key; the scalars without a call of size:
-            # Events.append sizes each event here)
             t = type(v)
-            n += len(k) + (each if t is int or v is None else text_size(v, each) if t is str else size(v, each))
+            if t is int or v is None:
+                n += each
+            elif t is str and 2 * len(v) + QUOTED <= each and v.isascii() and v.isprintable():
+                n += each   # (its characters 2 each at most, escaped)
+            else:
+                n += size(v, each)
+            if type(k) is str and k.isascii() and k.isidentifier():   # (written as it is)
+                n += len(k) + QUOTED
+            else:
+                n += (text_size(k) if type(k) is str else each) + QUOTED
         return n
-    if kind is str:
-        return text_size(value, each)
     if kind is list or kind is tuple:
         if len(value) > 8 and set(map(type, value)) == _INT:   # (cards, seats: in one pass in C)
             return (len(value) + 1) * each
@@ -98,7 +126,7 @@ class Events(list):
     def grew(self, ev: dict, key: str, value) -> None:
         """The event ``ev``, appended, given a field known only once its move is made (a forced
         move's ``seen_by``): counted as ``append`` counts one, refused past the bounds so."""
-        grown = self.size + len(key) + size(value, self.each)
+        grown = self.size + len(key) + QUOTED + size(value, self.each)
         if grown > self.size_room:
             raise self.full(grown)
         self.size = grown
@@ -120,30 +148,3 @@ class Events(list):
         return ExprRuntimeError(f"{said}: a game that records its events (a log, a live game) keeps them all, "
                                 f"and stops past this many", kind=said)
 
-
-class KeptEvents(Events):
-    """``S.ev`` where what reads the events can do with the first of them (an adapter's perfect
-    recall, adapters/recall.py): those within the bounds of ``Events`` are kept, their size
-    bound ``share`` times larger (the seats' recalls, each bounded by what it is told), the rest
-    counted (``dropped``), and the game plays on as it does unrecorded."""
-    __slots__ = ("dropped",)
-
-    def __init__(self, rules, before: Kept = (0, 0), share: int = 1) -> None:
-        super().__init__(rules, before)
-        self.size_room *= share
-        self.dropped = 0
-
-    def grew(self, ev: dict, key: str, value) -> None:
-        self.size += len(key) + size(value, self.each)   # (the next event checks the bounds)
-        ev[key] = value
-
-    def append(self, ev) -> None:
-        if self.dropped:   # (once one is dropped, the later ones are: what is kept is a beginning)
-            self.dropped += 1
-            return
-        grown = self.size + size(ev, self.each)
-        if len(self) >= self.room or grown > self.size_room:
-            self.dropped += 1
-        else:
-            self.size = grown
-            list.append(self, ev)

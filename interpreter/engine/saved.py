@@ -137,7 +137,7 @@ def check(rules, d):
     """Raise _Bad for the first field of a saved state that does not fit ``rules``; else a new
     game of its values (what they give: its zones' maxes, ``S.cap``)."""
     _need(isinstance(d, dict) and "format" in d, "expected the JSON object State.to_json() writes")
-    _need(d["format"] == FORMAT, f"format {d['format']!r} is not {FORMAT}")
+    _need(_int(d["format"]) and d["format"] == FORMAT, f"format {d['format']!r} is not {FORMAT}")   # (nor true, 1.0)
     missing = [k for k in FIELDS if k not in d]
     unknown = sorted(set(d) - set(FIELDS) - set(OPTIONAL))
     _need(not missing, f"missing {', '.join(missing)}")

@@ -213,7 +213,7 @@ def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorde
     kept = S.ev.kept()   # the game's events recorded, as its writer counted them (MAX_GAME_EVENTS, their size)
     S.ev = None
     n = 0
-    result_seen = error = stopped = failed = None
+    result_seen = error = stopped = failed = setup = None
     line: dict
     no = 1
     for no, obj in lines:
@@ -223,6 +223,9 @@ def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorde
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
+            if setup is not None:   # (a writer writes one: the setup's, line 2)
+                fail(no, f"a second events line (line {setup} is the setup's: a log has one)")
+            setup = no
             _same_events(obj.get("events"), initial, no, fail, older)
             line = {"type": "events", "events": initial}
         elif kind == "decision":
@@ -241,7 +244,7 @@ def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorde
             result_seen = stopped = no
             if S.is_terminal():
                 fail(no, "a stopped line, but the game is over: its log ends with the result")
-            if obj.get("decisions") != n:
+            if not same(obj.get("decisions"), n):
                 fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n}")
             line = {"type": "stopped", "decisions": n}
         else:
@@ -274,7 +277,7 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
         if not S.is_terminal():
             fail(no, f"an error line of the game's end, but the game is not over: seat {S.current_player()} must "
                      f"still decide '{S.prompt()}'")
-        if obj.get("decisions", n - 1) != n - 1:
+        if not same(obj.get("decisions", n - 1), n - 1):
             fail(no, f"decisions: the log has {json.dumps(obj.get('decisions'))}, the replay gives {n - 1}")
         line, error = ending(S, n - 1)
         if error is None:
@@ -287,11 +290,11 @@ def _replay_error(S, obj, n, no, fail: Callable[[int, str], NoReturn], kept: Kep
             fail(no, f"the error line has no '{key}'")
     if S.is_terminal():
         fail(no, "an error line, but the game is already over")
-    if "n" in obj and obj["n"] != n:
+    if "n" in obj and not same(obj["n"], n):
         fail(no, f"decision number {obj['n']!r}, expected {n}")
-    seat, action, legal = obj["seat"], obj["action"], S.legal_actions()
-    if seat != S.current_player() or action not in legal:
-        fail(no, f"the failing decision (seat {seat!r}, {action!r}) is not this game's next "
+    seat, action, legal = S.current_player(), obj["action"], S.legal_actions()   # (the line: the replay's)
+    if not same(obj["seat"], seat) or not isinstance(action, str) or action not in legal:
+        fail(no, f"the failing decision (seat {obj['seat']!r}, {action!r}) is not this game's next "
                  f"decision (seat {S.current_player()}, '{S.prompt()}')")
     seen, prompt = seen_field(Choice.pending(S, legal.index(action))), S.prompt()
     _same_seen(obj, seen, no, fail, older)
@@ -317,7 +320,7 @@ def _agent_failed(S, head: dict, obj, n, no, fail: Callable[[int, str], NoReturn
     if S.is_terminal() or type(seat) is not int or seat != S.current_player() or obj.get("prompt") != S.prompt():
         fail(no, f"an agent's failure (seat {seat!r}, {obj.get('prompt')!r}), but the game "
                  + ("is over" if S.is_terminal() else f"asks seat {S.current_player()} '{S.prompt()}'"))
-    if "n" in obj and obj["n"] != n:
+    if "n" in obj and not same(obj["n"], n):
         fail(no, f"decision number {obj['n']!r}, expected {n}")
     agents = head.get("agents")
     named = agents[seat] if isinstance(agents, list) and len(agents) == S.n else None
@@ -336,15 +339,14 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: boo
     with it, its line as the replay writes it: gamelog.logged_decision's)."""
     if S.is_terminal():
         fail(no, "a decision, but the game is already over")
-    if "n" in obj and obj["n"] != n:
+    if "n" in obj and not same(obj["n"], n):
         fail(no, f"decision number {obj['n']!r}, expected {n}")
     for key in ("seat", "action"):
         if key not in obj:
             fail(no, f"the decision has no '{key}'")
-    seat, action = obj["seat"], obj["action"]
-    if seat != S.current_player():
-        fail(no, f"the log has seat {seat!r} deciding, but it is seat {S.current_player()}'s "
-                 f"decision ('{S.prompt()}')")
+    seat, action = S.current_player(), obj["action"]   # (the line: the replay's)
+    if not same(obj["seat"], seat):
+        fail(no, f"the log has seat {obj['seat']!r} deciding, but it is seat {seat}'s decision ('{S.prompt()}')")
     if "prompt" in obj and obj["prompt"] != S.prompt():
         fail(no, f"the log has prompt {obj['prompt']!r}, but the game asks {S.prompt()!r}")
     legal = S.legal_actions()
@@ -362,14 +364,27 @@ def _replay_decision(S, rules, obj, n, no, fail, kept: Kept = (0, 0), older: boo
             "events": events_out(rules, evs), **seen_field(choice, S, evs)}
     if "events" in obj:
         _same_events(obj["events"], line["events"], no, fail, older)
+    elif not older:   # (format 3 writes every decision's events)
+        fail(no, "the decision has no 'events' (a log of this format has them on every decision)")
     _same_seen(obj, line, no, fail, older)
     return evs.kept(), line
+
+
+def same(logged, replayed) -> bool:
+    """Whether a value a log has is the replay's: equal and of the same JSON types throughout
+    (Python's ``==`` takes ``true`` for 1 and ``2.0`` for 2, which no writer writes for them)."""
+    if logged != replayed:
+        return False
+    return type(logged) in _SCALARS or json.dumps(logged, sort_keys=True) == json.dumps(replayed, sort_keys=True)
+
+
+_SCALARS = (str, type(None))   # (equal, and so of one type: a text or null only equals one)
 
 
 def _same_seen(obj, seen: dict, no, fail, older: bool = False) -> None:
     """A logged ``seen_by`` must be the replay's (none where every seat can tell); a log of an
     older format may have none where the replay gives one."""
-    if ("seen_by" in obj or not older) and obj.get("seen_by") != seen.get("seen_by"):
+    if ("seen_by" in obj or not older) and not same(obj.get("seen_by"), seen.get("seen_by")):
         fail(no, f"seen_by: the log has {json.dumps(obj.get('seen_by'))}, the replay gives "
                  f"{json.dumps(seen.get('seen_by'))}")
 
@@ -391,16 +406,16 @@ def _as_older(a, b):
 
 def _same_events(logged, replayed, no, fail, older: bool = False) -> None:
     """The logged events must be the replay's (``older``: but for the fields ``ADDED`` names)."""
-    if logged == replayed:
+    if same(logged, replayed):
         return
     if not isinstance(logged, list):
         fail(no, "'events' is not a list")
     if older:
         replayed = [_as_older(a, b) for a, b in zip(logged, replayed)] + replayed[len(logged):]
-        if logged == replayed:
+        if same(logged, replayed):
             return
     for k, (a, b) in enumerate(zip(logged, replayed)):
-        if a != b:
+        if not same(a, b):
             fail(no, f"event {k + 1} differs: the log has {json.dumps(a)}, the replay gives {json.dumps(b)}")
     fail(no, f"the log has {len(logged)} events, the replay gives {len(replayed)}")
 
@@ -414,7 +429,7 @@ def _check_result(S, obj, n, no, fail) -> dict:
     if error is not None:   # (the log says it scored)
         fail(no, f"a result line, but the replay's scoring fails: {error.message}")
     for key in ("decisions", "scores", "winners", "breakdown"):
-        if key in obj and obj[key] != got[key]:
+        if key in obj and not same(obj[key], got[key]):
             fail(no, f"{key}: the log has {json.dumps(obj[key])}, the replay gives {json.dumps(got[key])}")
     return got
 
@@ -425,21 +440,23 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
     line's word, so a log of an older format, lacking a field that hides a value from the seat,
     shows it no more than a log of the current one. A log that does not replay is refused
     (ReplayError: the line that differs), as is one redacted already."""
-    objs: list = []
+    lines = []   # (line number, object): a blank line skipped, as log_lines skips it, every other refused as it refuses it
     total = 0
     for no, x in enumerate(log_lines, 1):   # (a text: counted and parsed as a log's line is)
         if isinstance(x, str):
-            x, total = parsed(x.encode("utf-8", "surrogatepass"), f"redact: line {no}", total) if x.strip() else (None, total)
-        objs.append(x)
-    objs = [o for o in objs if o]
-    if not objs or not isinstance(objs[0], dict) or objs[0].get("type") != "header":
-        raise ReplayError("redact: the log does not start with a header line")
-    head, players = objs[0], objs[0].get("players")
-    if type(players) is int and not 0 <= seat < players:
-        raise UsageError(f"redact: seat {seat} does not exist in this {players}-player game")
-    for no, obj in enumerate(objs, 1):
+            if not x.strip():
+                continue
+            obj, total = parsed(x.encode("utf-8", "surrogatepass"), f"redact: line {no}", total)
+        else:
+            obj = x
         if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
             raise ReplayError(f"redact: line {no}: not a log line (expected a JSON object with a \"type\")")
+        lines.append((no, obj))
+    if not lines or lines[0][0] != 1 or lines[0][1]["type"] != "header":
+        raise ReplayError("redact: the log does not start with a header line")
+    head, players = lines[0][1], lines[0][1].get("players")
+    if type(players) is int and not 0 <= seat < players:
+        raise UsageError(f"redact: seat {seat} does not exist in this {players}-player game")
     _check_header(head, "redact", replaying=True)
     if rules is None:
         rules = _rules_of(head, "redact")
@@ -447,6 +464,6 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
         raise ReplayError(f"redact: line 1: the log was written with ruleset hash {str(head['hash'])[:12]}, "
                           f"not this ruleset's ({rules.hash[:12]})")
     written: list = []
-    _replayed("redact", list(enumerate(objs, 1))[1:], head, rules, written=written)
+    _replayed("redact", lines[1:], head, rules, written=written)
     r = Redactor(rules, seat, rules.team_members(head["players"]))   # (its lines are this engine's: its format)
     return [r.line(o) for o in ({**head, "format": FORMAT}, *written)]
