@@ -261,7 +261,7 @@ def test_references_read_each_file_in_the_worker_a_file_a_step_so_an_edit_waits_
     for k in range(4):
         (tmp_path / f"v{k}.yaml").write_text(f"extends: goof.yaml\nvars: {{extra{k}: {{type: int, start: {k}}}}}\n")
     ls = SimpleNamespace(worker=ThreadPoolExecutor(1), checked={}, texts=lambda: {str(base): GOOF},
-                         window_log_message=print)
+                         window_log_message=print, navigating=asyncio.Lock())
     checked = service.check(str(base), {str(base): GOOF})
     order: list = []
     main, opened, check = threading.current_thread(), builtins.open, service.check
@@ -284,3 +284,31 @@ def test_references_read_each_file_in_the_worker_a_file_a_step_so_an_edit_waits_
         ls.worker.shutdown()
     assert order == ["v0.yaml", "an edit's check", "v1.yaml", "v2.yaml", "v3.yaml"]
     assert {loc.path for loc, _ in found} == {str(base)}
+
+
+def test_references_waiting_for_another_read_nothing_until_it_is_answered(tmp_path, monkeypatch):
+    """Found by a review: 6 references requests pending held 2.9 GB, each its own copy of 200
+    variant files. One request runs at a time: a request waiting has read nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+    from interpreter.lsp import reading, service
+    base = tmp_path.resolve() / "goof.yaml"
+    base.write_text(GOOF)
+    for k in range(3):
+        (tmp_path / f"v{k}.yaml").write_text(f"extends: goof.yaml\nend_when: [\"count(taken) > {k}\"]\n")
+    ls = SimpleNamespace(worker=ThreadPoolExecutor(1), checked={}, texts=lambda: {str(base): GOOF},
+                         window_log_message=print, navigating=asyncio.Lock())
+    checked = service.check(str(base), {str(base): GOOF})
+    order: list = []
+    beside = reading.Reading.beside
+    monkeypatch.setattr(reading.Reading, "beside", lambda self, path: (order.append((id(self), Path(path).name)),
+                                                                       beside(self, path))[1])
+
+    async def both():
+        return await asyncio.gather(*(service._references(ls, ("zones", "taken"), checked) for _ in range(2)))
+    try:
+        first, second = asyncio.run(both())
+    finally:
+        ls.worker.shutdown()
+    assert [name for _, name in order] == ["v0.yaml", "v1.yaml", "v2.yaml"] * 2
+    assert len({who for who, _ in order[:3]}) == 1 and first == second and len({loc.path for loc, _ in first}) == 4

@@ -46,6 +46,7 @@ class RulebookServer(LanguageServer):
         self.found: dict[str, dict] = {}           # checked path -> {located file: diagnostics}
         self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
+        self.navigating = asyncio.Lock()      # references and renames, one at a time (each holds its files' texts)
         self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
         self.debounce = DEBOUNCE
         self.settled_in = False   # whether the first check's objects are out of the collector's way
@@ -338,7 +339,13 @@ async def _references(ls: RulebookServer, found, checked):
     file beside a base may write an expression where the base has none). A file not open is
     checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
     them; the others are looked into at the places the checked ones read names. Every file is
-    read and parsed there, one a step (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``."""
+    read and parsed there, one a step (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``;
+    one request at a time (a request waiting holds no text)."""
+    async with ls.navigating:
+        return await _looked(ls, found, checked)
+
+
+async def _looked(ls: RulebookServer, found, checked):
     reading, known = Reading(ls.texts()), dict(ls.checked)
     files = await _beside(ls, checked, reading)
     others = [p for p in files if p != checked.path]
@@ -357,7 +364,12 @@ async def _id_references(ls: RulebookServer, entry, checked, new: str | None = N
     it, and (``new``) why it cannot be renamed so, or None: as references of a name are found,
     in the worker thread (the server keeps answering), the variant files not open in the editor
     read and parsed there, of those whose text names the id at all ``MAX_CHECKED_FILES`` at
-    most."""
+    most; one request at a time, as ``_references``."""
+    async with ls.navigating:
+        return await _id_looked(ls, entry, checked, new)
+
+
+async def _id_looked(ls: RulebookServer, entry, checked, new: str | None):
     reading = Reading(ls.texts())
     files = await _beside(ls, checked, reading, lambda text: str(entry[1]) in text or new is not None and new in text)
 
