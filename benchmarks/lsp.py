@@ -4,7 +4,7 @@ diagnostics of the changed text as LSP ranges, after the debounce; first the qui
 (the edited expression compiled against the last check, interpreter/lsp/quick.py), then the
 whole check that replaces it.
 
-    python benchmarks/lsp.py [--edits 20] [--protocol] [--declaring]
+    python benchmarks/lsp.py [--edits 20] [--protocol] [--declaring] [--references]
 
 The ruleset is the bundled diamonds_club.yaml grown to 1,000 lines with invariants (each an
 expression). Each edit types one more digit into a number in an expression, so
@@ -14,6 +14,11 @@ wall-clock and CPU time of this process (on a shared machine the CPU time is the
 lsp`` over stdio and times each change to its published diagnostics, less the debounce.
 ``--declaring`` also times the whole check after edits that each declare one more zone: what
 the ruleset declares changes, so no compile of an earlier check is reused (the worst case).
+``--references`` times, over stdio, a find-references request on the bundled goofspiel.yaml
+beside the worst variant files it reads (lsp/reading.py): each a list of as many elements as
+fit in half of ``MAX_LOOKED_BYTES`` (two are read and parsed, the rest not), and 20 files of
+1 MB (none read); with a hover sent right after it and an edit sent while it runs: when each
+is answered (the edit's diagnostics less the debounce).
 """
 from __future__ import annotations
 
@@ -126,12 +131,77 @@ async def over_protocol(path: Path, texts: list[str]) -> list[float]:
     return times
 
 
+async def references(folder: Path) -> dict:
+    """Seconds from sending to the answer: a references request on goofspiel.yaml among the
+    worst variant files, a hover sent after it, and the diagnostics of an edit sent 0.5 s into it."""
+    from lsprotocol import types
+    from pygls.lsp.client import LanguageClient
+    from interpreter.lsp.reading import MAX_LOOKED_BYTES
+    from interpreter.lsp.service import DEBOUNCE
+    text = (resource_dir("rulesets") / "goofspiel.yaml").read_text()
+    (folder / "goof.yaml").write_text(text)
+    for k in range(6):   # the densest YAML: two bytes an element, each within half the bound
+        head = f"extends: goof.yaml\nvars: {{extra{k}: {{type: int, start: 0}}}}\njunk: ["
+        (folder / f"v{k}.yaml").write_text(head + "1," * ((MAX_LOOKED_BYTES // 2 - 5_000 - len(head)) // 2) + "]\n")
+    for k in range(20):
+        (folder / f"w{k:02}.yaml").write_text("extends: goof.yaml\n# " + "x" * 1_000_000 + "\n")
+    client = LanguageClient("benchmark", "1")
+    arrived: asyncio.Queue = asyncio.Queue()
+    said: list[str] = []
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def _published(params):
+        arrived.put_nowait((time.perf_counter(), params.version))
+
+    @client.feature(types.WINDOW_LOG_MESSAGE)
+    def _logged(params):
+        said.append(params.message)
+
+    await client.start_io(sys.executable, "-m", "interpreter", "lsp", cwd=str(ROOT))
+    await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    client.initialized(types.InitializedParams())
+    uri = (folder / "goof.yaml").resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="yaml", version=1, text=text)))
+    await arrived.get()
+    before = text[:text.index("taken: {")]
+    at = dict(text_document=types.TextDocumentIdentifier(uri=uri),
+              position=types.Position(line=before.count("\n"), character=len(before) - before.rfind("\n") - 1))
+    sent = time.perf_counter()
+    found = asyncio.ensure_future(client.text_document_references_async(
+        types.ReferenceParams(**at, context=types.ReferenceContext(include_declaration=True))))
+    hover = asyncio.ensure_future(client.text_document_hover_async(types.HoverParams(**at)))
+    hovered = (await hover, time.perf_counter())[1]
+    await asyncio.sleep(0.5)
+    changed = time.perf_counter()
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=text + "\nbogus: 1\n")]))
+    while (got := await arrived.get())[1] != 2:
+        pass
+    places = await found
+    answered = time.perf_counter()
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return {"references": answered - sent, "files": len({p.uri for p in places}), "hover": hovered - sent,
+            "edit": got[0] - changed - DEBOUNCE, "read": 26 - sum(int(m.split()[0]) for m in said if "not looked into" in m)}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--edits", type=int, default=20, help="keystrokes timed (default 20)")
     ap.add_argument("--protocol", action="store_true", help="also time the server over stdio")
     ap.add_argument("--declaring", action="store_true", help="also time the whole check after edits declaring a zone")
+    ap.add_argument("--references", action="store_true", help="only time a references request among the worst variant files")
     args = ap.parse_args()
+    if args.references:
+        with tempfile.TemporaryDirectory() as tmp:
+            got = asyncio.run(references(Path(tmp)))
+        print(f"references answered in {got['references']:.1f} s ({got['read']} of the 26 variant files read, "
+              f"the others named in the server's log); a hover sent after it in {got['hover']:.2f} s; an edit's "
+              f"diagnostics {got['edit']:.1f} s after it was sent, less the debounce")
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.yaml"
         path.write_text(ruleset())

@@ -192,7 +192,7 @@ async def test_references_of_an_id_look_into_the_variant_files_off_the_event_loo
     from interpreter.lsp import service
     base = GOOF.replace("  - repeat: params.num_cards\n", "  - id: rounds\n    repeat: params.num_cards\n")
     (tmp_path / "goof.yaml").write_text(base)
-    big = "".join(f"  k{i}: [{i}, {i}, {i}, {i}]\n" for i in range(2000))
+    big = "".join(f"  k{i}: [{i}, {i}, {i}, {i}]\n" for i in range(500))   # (20 KB: 16 of them within MAX_LOOKED_BYTES)
     for k in range(service.MAX_CHECKED_FILES + 4):
         (tmp_path / f"v{k:02}.yaml").write_text(
             f"extends: goof.yaml\nflow:\n  $patch:\n    - {{id: rounds, with: {{repeat: {k + 2}}}}}\nmeta:\n{big}")
@@ -208,3 +208,94 @@ async def test_references_of_an_id_look_into_the_variant_files_off_the_event_loo
     assert hover in done and references not in done
     found = await references
     assert len({r.uri for r in found}) == 1 + service.MAX_CHECKED_FILES
+
+
+@ASYNC
+async def test_references_read_the_variant_files_beside_a_base_within_a_bound_of_bytes(client, tmp_path):
+    """Found by a review: references on a base read every variant file beside it whole (200 of
+    1.9 MB: 2.9 GB held for 6 requests) and parsed each (100 of 150,000 nodes held the worker
+    over 250 s). One request reads MAX_LOOKED_BYTES of them in all; the files past them are
+    not read, and the server's log names them."""
+    from interpreter.lsp.reading import MAX_LOOKED_BYTES
+    base = tmp_path / "goof.yaml"
+    base.write_text(GOOF)
+    size = MAX_LOOKED_BYTES // 4 - 1000
+    for k in range(8):
+        head = f"extends: goof.yaml\nend_when: [\"count(taken) > {k}\"]\n# "
+        (tmp_path / f"v{k}.yaml").write_text(head + "x" * (size - len(head) - 1) + "\n")
+    uri = _open(client, base, GOOF)
+    at = dict(text_document=types.TextDocumentIdentifier(uri=uri), position=_position(GOOF, "taken: {"))
+    client.log_messages.clear()
+    found = await client.text_document_references_async(
+        types.ReferenceParams(**at, context=types.ReferenceContext(include_declaration=True)))
+    assert sorted({Path(r.uri).name for r in found}) == ["goof.yaml", "v0.yaml", "v1.yaml", "v2.yaml", "v3.yaml"]
+    said = [m.message for m in client.log_messages if "not looked into" in m.message]
+    assert len(said) == 1 and said[0].startswith("4 variant file(s)") and "v4.yaml" in said[0]
+
+
+def test_references_read_each_file_in_the_worker_a_file_a_step_so_an_edit_waits_for_one(tmp_path, monkeypatch):
+    """Found by a review: references read the variant files on the event loop, then checked
+    and parsed them all in one call in the worker: an edit's check waited for the whole of it
+    (over 200 s). Each file is read there, one a step, so that the check of an edit waits for
+    the file being looked into, never the rest."""
+    import builtins
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+    from interpreter.lsp import service
+    base = tmp_path.resolve() / "goof.yaml"
+    base.write_text(GOOF)
+    for k in range(4):
+        (tmp_path / f"v{k}.yaml").write_text(f"extends: goof.yaml\nvars: {{extra{k}: {{type: int, start: {k}}}}}\n")
+    ls = SimpleNamespace(worker=ThreadPoolExecutor(1), checked={}, texts=lambda: {str(base): GOOF},
+                         window_log_message=print, navigating=asyncio.Lock())
+    checked = service.check(str(base), {str(base): GOOF})
+    order: list = []
+    main, opened, check = threading.current_thread(), builtins.open, service.check
+
+    def reading(file, *args, **kw):   # (a file read on the event loop's thread: noted)
+        if str(file).startswith(str(tmp_path.resolve())) and threading.current_thread() is main:
+            order.append(("read on the event loop", Path(file).name))
+        return opened(file, *args, **kw)
+
+    def checking(path, texts):   # an edit's check asked while the first file is being checked
+        if not order:
+            ls.worker.submit(order.append, "an edit's check")
+        order.append(Path(path).name)
+        return check(path, texts)
+    monkeypatch.setattr(builtins, "open", reading)
+    monkeypatch.setattr(service, "check", checking)
+    try:
+        found = asyncio.run(service._references(ls, ("zones", "taken"), checked))
+    finally:
+        ls.worker.shutdown()
+    assert order == ["v0.yaml", "an edit's check", "v1.yaml", "v2.yaml", "v3.yaml"]
+    assert {loc.path for loc, _ in found} == {str(base)}
+
+
+def test_references_waiting_for_another_read_nothing_until_it_is_answered(tmp_path, monkeypatch):
+    """Found by a review: 6 references requests pending held 2.9 GB, each its own copy of 200
+    variant files. One request runs at a time: a request waiting has read nothing."""
+    from concurrent.futures import ThreadPoolExecutor
+    from types import SimpleNamespace
+    from interpreter.lsp import reading, service
+    base = tmp_path.resolve() / "goof.yaml"
+    base.write_text(GOOF)
+    for k in range(3):
+        (tmp_path / f"v{k}.yaml").write_text(f"extends: goof.yaml\nend_when: [\"count(taken) > {k}\"]\n")
+    ls = SimpleNamespace(worker=ThreadPoolExecutor(1), checked={}, texts=lambda: {str(base): GOOF},
+                         window_log_message=print, navigating=asyncio.Lock())
+    checked = service.check(str(base), {str(base): GOOF})
+    order: list = []
+    beside = reading.Reading.beside
+    monkeypatch.setattr(reading.Reading, "beside", lambda self, path: (order.append((id(self), Path(path).name)),
+                                                                       beside(self, path))[1])
+
+    async def both():
+        return await asyncio.gather(*(service._references(ls, ("zones", "taken"), checked) for _ in range(2)))
+    try:
+        first, second = asyncio.run(both())
+    finally:
+        ls.worker.shutdown()
+    assert [name for _, name in order] == ["v0.yaml", "v1.yaml", "v2.yaml"] * 2
+    assert len({who for who, _ in order[:3]}) == 1 and first == second and len({loc.path for loc, _ in first}) == 4

@@ -364,6 +364,22 @@ def test_workers_far_beyond_the_cpus_are_refused_before_any_is_started(cli):
         assert code == 2 and f"at most {most}" in err, err
 
 
+def test_games_past_the_bound_are_refused_before_any_is_played(cli, monkeypatch):
+    """Found by a review: --games had no upper bound, and a hundred thousand billion took 8 GB
+    in 30 s listing the games' indexes (an internal error, MemoryError, under a limit)."""
+    from interpreter.tools import batches
+
+    def played(*args, **kw):
+        raise AssertionError("a game was played")
+    monkeypatch.setattr(batches, "simulate", played)
+    for games in (batches.MAX_GAMES + 1, 10**14):
+        for command in ("simulate", "compare"):
+            extra = ["--variants", "base,teams"] if command == "compare" else []
+            code, _, err = cli(command, DIAMONDS, "--players", 4, "--games", games, *extra, "--workers", 1)
+            assert code == 2 and f"at most {batches.MAX_GAMES:,}" in err and "Traceback" not in err, err
+    assert "--games 100,000,000,000,000 is more games than one batch plays" in err
+
+
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(cli, tmp_path):
     """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
     negative and the plot an internal error); --set values are stored as the parameter's type."""

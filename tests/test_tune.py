@@ -315,6 +315,22 @@ def test_bad_arguments_exit_2_with_the_reason(duel, capsys, argv, message):
     assert code == 2 and message in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("option", ["--games", "--confirm"])
+def test_games_past_the_bound_are_refused_before_any_trial(duel, capsys, monkeypatch, option):
+    """As simulate refuses them (one check, tools/batches.py): a hundred thousand billion was
+    an internal error, MemoryError, listing the games' indexes."""
+    from interpreter.tools import batches, tune
+
+    def tuned(*args, **kw):
+        raise AssertionError("a trial was run")
+    monkeypatch.setattr(tune, "Tuner", tuned)
+    path, _ = duel
+    for games in (batches.MAX_GAMES + 1, 10**14):
+        code, _, err = run_cli(capsys, "tune", path, "--players", 2, "--param", "edge=0..100", "--trials", 1,
+                               "--games", 2, option, games, "--workers", 1)
+        assert code == 2 and f"{option} " in err and f"at most {batches.MAX_GAMES:,}" in err and "Traceback" not in err
+
+
 def test_a_range_of_more_steps_than_a_study_can_count_is_a_usage_error(capsys):
     code, _, err = run_cli(capsys, "tune", "mister_diamond", "--players", 2, "--param", "skill=0..1:1e-30",
                            "--trials", 1, "--games", 1, "--workers", 1)   # (Optuna's decimal division failed)

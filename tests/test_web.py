@@ -689,6 +689,10 @@ def test_the_api_answers_a_deep_body_a_non_ascii_length_and_a_bad_position_with_
                      + b"\r\nX-Rulebook-Token: " + api.token.encode()
                      + b"\r\nContent-Type: application/json\r\nContent-Length: \xc2\xb2\r\n\r\n{}")
         assert sock.recv(200).split(b"\r\n")[0].endswith(b" 400 Bad Request")
+    for length in (b"9" * 5000, b"10001", b"0"):   # (int() of 5,000 digits raises: no traceback, a 400)
+        answer = _raw(api.port, b"POST /api/act HTTP/1.0\r\nHost: 127.0.0.1:%d\r\nX-Rulebook-Token: %s\r\n"
+                      b"Content-Type: application/json\r\nContent-Length: %s\r\n\r\n{}" % (api.port, api.token.encode(), length))
+        assert answer.startswith(b"HTTP/1.0 400 ") and b"a few bytes" in answer
 
 
 # ---------------------------------------------------------------------- what a client may read and do
@@ -989,6 +993,73 @@ def test_a_request_sent_whole_keeps_its_place_before_its_thread_reads_it(monkeyp
         assert _until_closed(half).startswith(b"HTTP/1.0 503 ")   # no place to take
         release.set()
         assert _until_closed(whole).startswith(b"HTTP/1.0 200 ")
+        half.close()
+        whole.close()
+
+
+def _dripping_move(port, token, source: str = "127.0.0.1", sent: bytes = b""):
+    """A connection that sent a move's whole headers (with a seat's token), and ``sent`` of its
+    body of 9,000 bytes, and waits."""
+    sock = _connect(port, source)
+    sock.sendall(f"POST /api/act HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\nX-Rulebook-Token: {token}\r\n"
+                 "Content-Type: application/json\r\nContent-Length: 9000\r\n\r\n".encode() + sent)
+    return sock
+
+
+def _until_read(server, count: int) -> None:
+    """Waits (10 s at most) until ``count`` connections are held, the headers of each read."""
+    import threading
+    for _ in range(1000):
+        with server.guard:
+            if sum(server.held.values()) == count and all(h.whole is not None for h in server.arriving.values()):
+                return
+        threading.Event().wait(0.01)
+    raise AssertionError(f"{sum(server.held.values())} held, not {count}")
+
+
+def test_a_body_dripping_in_gives_its_place_to_a_newer_request_whatever_token_it_carries():
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    with _server(game, workers=4, per_client=3, timeout=30) as server:   # (a held connection could stay the 30 s)
+        port = server.server_address[1]
+        page = f"GET / HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode()
+        drips = [_dripping_move(port, server.token, f"127.0.0.{2 + k // 3}", b'{"seat": 0') for k in range(4)]
+        try:
+            _until_read(server, 4)                 # every place: a move of seat 0, its body arriving
+            assert _raw(port, page).startswith(b"HTTP/1.0 200 ")     # a newer client takes a place ...
+            assert _until_closed(drips[0]) == b""                     # ... the oldest of the client holding most
+            assert server.held == {"127.0.0.2": 2, "127.0.0.3": 1}    # (closed unanswered)
+            drips[1].sendall(b" " * (9000 - len(b'{"seat": 0')))       # the others still wait for theirs
+            assert _until_closed(drips[1]).startswith(b"HTTP/1.0 400 ")   # (not JSON: answered all the same)
+        finally:
+            for sock in drips:
+                sock.close()
+
+
+def test_a_move_sent_whole_keeps_its_place_while_its_body_waits_to_be_read(monkeypatch):
+    import threading
+    from interpreter.web import connections
+    game = LiveGame(interpreter.load("diamonds"), 3, 1, "human,random,random")
+    reached, release = threading.Event(), threading.Event()
+    headed = connections.Server.headed
+
+    def held(self, request, body):   # its headers parsed and told, most of its body not yet read
+        kept = headed(self, request, body)
+        reached.set()
+        release.wait(30)
+        return kept
+    monkeypatch.setattr(connections.Server, "headed", held)
+    with _server(game, workers=1) as server:
+        port = server.server_address[1]
+        move = json.dumps({"seat": 0, "index": 0, "at": 0}).encode()
+        whole = _dripping_move(port, server.token, sent=move + b" " * (9000 - len(move)))
+        try:
+            assert reached.wait(10)
+            assert len(server.arriving) == 1       # (its body's rest in the socket's buffer)
+            half = _half(port)
+            assert _until_closed(half).startswith(b"HTTP/1.0 503 ")   # no place to take
+        finally:
+            release.set()
+        assert _until_closed(whole).split(b"\r\n")[0] in (b"HTTP/1.0 200 OK", b"HTTP/1.0 409 Conflict")
         half.close()
         whole.close()
 

@@ -4,7 +4,8 @@ checking.py loads and checks a document as ``validate`` does (never playing a ga
 editor's unsaved texts in place of the files; positions.py turns engine locations into LSP
 ranges and finds where a cursor is in the YAML; scans.py and as_names.py read the expression
 before the cursor; diagnostics.py, completion.py, hover.py and navigation.py answer one kind of
-request each; service.py wires them to the protocol.
+request each; reading.py reads, within a bound, the files around a document that navigation
+looks into; service.py wires them to the protocol.
 """
 from __future__ import annotations
 

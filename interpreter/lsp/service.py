@@ -18,11 +18,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
-from ..loading.source import read_file
-from ..errors import RulebookError
 from . import as_names, completion, diagnostics, hover, navigation
 from .checking import Checked, check, settle
 from .quick import quick
+from .reading import MAX_LOOKED_BYTES, Reading, file_text
 from .positions import client_range, context_at, location_range, path_of, uri_of, word_at
 
 DEBOUNCE = 0.15   # seconds without a keystroke before a changed document is checked again
@@ -47,6 +46,7 @@ class RulebookServer(LanguageServer):
         self.found: dict[str, dict] = {}           # checked path -> {located file: diagnostics}
         self.pending: dict[str, asyncio.Task] = {}   # by document path: its refresh under way
         self.worker = ThreadPoolExecutor(1)   # the whole checks, one at a time
+        self.navigating = asyncio.Lock()      # references and renames, one at a time (each holds its files' texts)
         self.blanked: dict[str, tuple[str, Checked]] = {}   # by path: a text without its line typed, its check
         self.debounce = DEBOUNCE
         self.settled_in = False   # whether the first check's objects are out of the collector's way
@@ -63,16 +63,6 @@ class RulebookServer(LanguageServer):
         """The lines of a file: the editor's text when it is open, else the file's."""
         doc = self.workspace.text_documents.get(self.uri_for(path))
         return list(doc.lines) if doc is not None else file_text(path).splitlines(True)
-
-    def head(self, path: str) -> str:
-        """The first characters of a file (navigation.HEAD): enough for its ``extends:`` line."""
-        doc = self.workspace.text_documents.get(self.uri_for(path))
-        if doc is not None:
-            return doc.source[:navigation.HEAD]
-        try:
-            return read_file(path, navigation.HEAD, head=True).decode("utf-8", "replace")
-        except RulebookError:
-            return ""
 
     def run_check(self, path: str) -> Checked:
         """Check one document and publish the diagnostics of every file it touched."""
@@ -228,14 +218,6 @@ def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
         ls.publish(file)
 
 
-def file_text(path: str) -> str:
-    """The text of a file on disk ("" where it cannot be read: its load says why)."""
-    try:
-        return read_file(path).decode("utf-8", "replace")
-    except RulebookError:
-        return ""
-
-
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "("]))
 def on_completion(ls: RulebookServer, params: types.CompletionParams):
     path, text, _, line, col = ls.at(params.text_document.uri, params.position)
@@ -243,7 +225,7 @@ def on_completion(ls: RulebookServer, params: types.CompletionParams):
     list_key = navigation.patch_list_at(text, path, line, ctx.key) \
         if ctx.key in navigation.PATCH_NAMES and ctx.path[-2:-1] == ("$patch",) else None
     if list_key is not None:   # a change of a variant naming an entry: the ids of that list
-        declared = navigation.id_declarations(list_key, _files(ls, ls.current(path) or Checked(path), variants=False))
+        declared = navigation.id_declarations(list_key, _files(ls, ls.current(path) or Checked(path)))
         items = completion.entry_ids(declared, navigation.list_name(list_key))
     else:
         items = completion.complete(ctx, ls.for_completion(path, text, line))
@@ -262,7 +244,7 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
     entry = navigation.id_at(text, path, line, col)
     doc: str | None
     if entry is not None:   # the id of a list entry: the entry it names
-        declared = navigation.id_declarations(entry[0], _files(ls, checked, variants=False))
+        declared = navigation.id_declarations(entry[0], _files(ls, checked))
         doc = hover.id_doc(entry[1], navigation.list_name(entry[0]), declared.get(entry[1]))
     elif line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
         doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
@@ -307,7 +289,7 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
         places = [ls.to_location(loc, width) for loc, width in navigation.id_references(
-            entry[0], entry[1], _files(ls, checked, variants=False), declared_only=True)]
+            entry[0], entry[1], _files(ls, checked), declared_only=True)]
         return places[0] if len(places) == 1 else places or None
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
@@ -316,22 +298,39 @@ async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     return ls.to_location(loc, len(found[1])) if loc is not None else None
 
 
-def _files(ls: RulebookServer, checked, variants: bool = True) -> dict[str, str]:
-    """The texts of the files of the checked document's chain (``variants``: and of the
-    variant files beside them that extend them)."""
-    chain, beside = _paths(ls, checked, variants)
-    return {p: "".join(ls.lines(p)) for p in [*chain, *beside]}
-
-
-def _paths(ls: RulebookServer, checked, variants: bool = True) -> tuple[list[str], list[str]]:
-    """The files of the checked document's chain, and (``variants``) the variant files beside
-    them that extend them."""
-    read = lambda p: "".join(ls.lines(p))   # noqa: E731
-    chain = navigation.chain_files(checked) + (navigation.bases(checked.path, read) if checked.smap is None else [])
-    return chain, navigation.extending(chain, ls.head) if variants else []
+def _files(ls: RulebookServer, checked) -> dict[str, str]:
+    """The texts of the files of the checked document's chain."""
+    return Reading(ls.texts()).chain(checked, variants=False)[0]
 
 
 MAX_CHECKED_FILES = 16   # files of a chain and variant files beside it checked for one references or rename
+
+
+async def _stepped(ls: RulebookServer, fn, *args):
+    """``fn(*args)`` in the worker thread: a request's work done a file at a time there, so that
+    a check of an edit waits for one file of it, never the whole."""
+    return await asyncio.get_running_loop().run_in_executor(ls.worker, fn, *args)
+
+
+async def _beside(ls: RulebookServer, checked, reading: Reading, wanted=None) -> dict[str, str]:
+    """The texts of the chain and of the variant files beside it, read in the worker thread
+    within ``MAX_LOOKED_BYTES`` in all (``wanted(text)``: of the files not open, those it
+    accepts, ``MAX_CHECKED_FILES`` at most); the files passed are told in the server's log."""
+    files, beside = await _stepped(ls, reading.chain, checked)
+    taken = 0
+    for p in beside:
+        if wanted is not None and taken >= MAX_CHECKED_FILES and p not in reading.texts:
+            continue
+        text = await _stepped(ls, reading.beside, p)
+        if text is not None and (wanted is None or p in reading.texts or wanted(text)):
+            files[p] = text
+            taken += p not in reading.texts
+    if reading.passed:
+        ls.window_log_message(types.LogMessageParams(type=types.MessageType.Warning, message=(
+            f"{len(reading.passed)} variant file(s) of {checked.path} not looked into: one request reads "
+            f"{MAX_LOOKED_BYTES:,} bytes of them at most ({', '.join(reading.passed[:3])}"
+            f"{', ...' if len(reading.passed) > 3 else ''})")))
+    return files
 
 
 async def _references(ls: RulebookServer, found, checked):
@@ -339,17 +338,25 @@ async def _references(ls: RulebookServer, found, checked):
     looked into at the places where names are read: as the check of each file found (a variant
     file beside a base may write an expression where the base has none). A file not open is
     checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
-    them; the others are looked into at the places the checked ones read names."""
-    files = _files(ls, checked)
-    others = [p for p in files if p != checked.path]
-    known = [ls.checked[p] for p in others if p in ls.checked]
-    unchecked = [p for p in others if p not in ls.checked][:MAX_CHECKED_FILES]
+    them; the others are looked into at the places the checked ones read names. Every file is
+    read and parsed there, one a step (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``;
+    one request at a time (a request waiting holds no text)."""
+    async with ls.navigating:
+        return await _looked(ls, found, checked)
 
-    def look(texts: dict[str, str]):
-        checks = [*known, *(check(p, texts) for p in unchecked)]
-        places = navigation.name_places(checked).union(*map(navigation.name_places, checks))
-        return navigation.references(found[0], found[1], files, places)
-    return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
+
+async def _looked(ls: RulebookServer, found, checked):
+    reading, known = Reading(ls.texts()), dict(ls.checked)
+    files = await _beside(ls, checked, reading)
+    others = [p for p in files if p != checked.path]
+    unchecked = [p for p in others if p not in known][:MAX_CHECKED_FILES]
+    places = navigation.name_places(checked).union(*(navigation.name_places(known[p]) for p in others if p in known))
+    for p in unchecked:
+        places |= await _stepped(ls, lambda p: navigation.name_places(check(p, {**reading.texts, p: files[p]})), p)
+    out: set = set()
+    for p, text in files.items():
+        out.update(await _stepped(ls, navigation.references, found[0], found[1], {p: text}, places))
+    return sorted(out)
 
 
 async def _id_references(ls: RulebookServer, entry, checked, new: str | None = None):
@@ -357,22 +364,24 @@ async def _id_references(ls: RulebookServer, entry, checked, new: str | None = N
     it, and (``new``) why it cannot be renamed so, or None: as references of a name are found,
     in the worker thread (the server keeps answering), the variant files not open in the editor
     read and parsed there, of those whose text names the id at all ``MAX_CHECKED_FILES`` at
-    most."""
-    chain, beside = _paths(ls, checked)
+    most; one request at a time, as ``_references``."""
+    async with ls.navigating:
+        return await _id_looked(ls, entry, checked, new)
 
-    def look(texts: dict[str, str]):
-        files = {p: texts[p] if p in texts else file_text(p) for p in chain}
-        files.update((p, texts[p]) for p in beside if p in texts)
-        looked = 0
-        for p in beside:
-            if p not in texts and looked < MAX_CHECKED_FILES:
-                text = file_text(p)
-                if str(entry[1]) in text or new is not None and new in text:
-                    files[p] = text
-                    looked += 1
-        problem = navigation.id_rename_problem(entry[0], new, files) if new is not None else None
-        return problem, navigation.id_references(entry[0], entry[1], files)
-    return await asyncio.get_running_loop().run_in_executor(ls.worker, look, ls.texts())
+
+async def _id_looked(ls: RulebookServer, entry, checked, new: str | None):
+    reading = Reading(ls.texts())
+    files = await _beside(ls, checked, reading, lambda text: str(entry[1]) in text or new is not None and new in text)
+
+    def look(p: str):
+        one = {p: files[p]}
+        return (navigation.id_rename_problem(entry[0], new, one) if new is not None else None,
+                navigation.id_references(entry[0], entry[1], one))
+    problem, out = None, set[tuple]()
+    for p in files:
+        said, places = await _stepped(ls, look, p)
+        problem, out = problem or said, out | set(places)
+    return problem, sorted(out)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)

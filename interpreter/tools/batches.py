@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ..building import load
-from ..errors import UsageError
+from ..errors import UsageError, figure
 from ..play.simulation.batch import Batch, check_batch, check_players
 from ..play.simulation.plots import compare_plot
 from ..play.simulation.runs import out_folder, simulate
@@ -62,6 +62,18 @@ def add_compare(p) -> None:
 
 
 MAX_WORKERS_PER_CPU = 4   # more worker processes than this only take memory (each loads the ruleset)
+MAX_GAMES = 1_000_000     # games of one batch: each one's record is kept for the summary (about 2 KB)
+
+
+def check_games(games: int, option: str = "--games", least: int = 1) -> None:
+    """``--games`` of simulate, compare and tune, and tune's ``--confirm``: at least ``least``,
+    and at most MAX_GAMES (a typo of a few digits more would fill the memory with the games'
+    indexes and records: a hundred thousand billion took 8 GB in 30 s before any game)."""
+    if games < least:
+        raise UsageError(f"{option} must be at least {least}{' games' if least > 1 else ''}, got {games}")
+    if games > MAX_GAMES:
+        raise UsageError(f"{option} {figure(games)} is more games than one batch plays: at most {MAX_GAMES:,} "
+                         "(each game's record is kept for the summary; play more as batches of other --seed)")
 
 
 def check_workers(workers: int | None, backend: str = "local") -> None:
@@ -78,8 +90,7 @@ def check_workers(workers: int | None, backend: str = "local") -> None:
 def _check_args(args) -> None:
     if getattr(args, "out", None) is not None and not str(args.out).strip():
         raise UsageError("--out names a folder, not ''")
-    if args.games < 1:
-        raise UsageError(f"--games must be at least 1, got {args.games}")
+    check_games(args.games)
     check_workers(args.workers, args.backend)
     if args.address and args.backend != "ray":
         raise UsageError("--address is for --backend ray")

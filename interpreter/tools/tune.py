@@ -21,7 +21,7 @@ from ..play.tuning import objectives as obj
 from ..play.tuning.written import write as write_outputs
 from ..play.tuning.space import space
 from ..play.tuning.study import Settings, Tuner, check_resume
-from .batches import ProgressBar, check_workers
+from .batches import ProgressBar, check_games, check_workers
 from .designer import open_report, write_report
 
 
@@ -50,11 +50,12 @@ def add_tune(p) -> None:
 
 
 def _check(args) -> None:
-    for name in ("players", "trials", "games"):
+    for name in ("players", "trials"):
         if getattr(args, name) < 1:
             raise UsageError(f"--{name} must be at least 1, got {getattr(args, name)}")
-    if args.confirm is not None and args.confirm < 2:
-        raise UsageError(f"--confirm must be at least 2 games, got {args.confirm}")
+    check_games(args.games)
+    if args.confirm is not None:
+        check_games(args.confirm, "--confirm", least=2)
     check_workers(args.workers, args.backend)
 
 

@@ -45,13 +45,12 @@ from urllib.parse import parse_qs, urlparse
 
 from ..errors import RulebookError, UsageError
 from ..loading.jsondata import JSONInputError, loads as json_loads
-from .connections import HEADERS, PER_CLIENT, TIMEOUT, WORKERS, Arrival, Server
+from .connections import HEADERS, MAX_BODY, PER_CLIENT, TIMEOUT, WORKERS, Arrival, Server
 from .games import NotYours, Stale
 
 STATIC = Path(__file__).parent / "static"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".svg": "image/svg+xml"}
-MAX_BODY = 10_000
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def _wildcard(host: str) -> bool:
     return host in ("", "0.0.0.0", "::")
@@ -153,7 +152,17 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
             self.rfile = io.BufferedReader(Arrival(self.connection, time.monotonic() + wait, self.server))
 
         def parse_request(self):   # its line and headers read: answered unless its place was taken
-            return super().parse_request() and self.server.arrived(self.connection)
+            return super().parse_request() and self.server.headed(self.connection, self._body())
+
+        def _body(self) -> int:
+            """The bytes of body this request's answer reads: a POST's ``Content-Length``, if a
+            whole number of 1 to ``MAX_BODY`` (else none: it is refused unread)."""
+            if self.command != "POST":
+                return 0
+            length = self.headers.get("Content-Length") or "0"
+            if not (length.isascii() and length.isdigit()) or len(length) > len(str(MAX_BODY)):   # ('²'.isdigit()
+                return 0   # is true; int() of 5,000 digits raises)
+            return int(length) if 0 < int(length) <= MAX_BODY else 0
 
         def send_response(self, *args):   # the answer (an error about its line too): as long again to be taken
             self.server.arrived(self.connection)
@@ -242,12 +251,14 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 return self._json(404, {"error": f"no action at {url.path}"})
             if (self.headers.get("Content-Type") or "").split(";")[0].strip() != "application/json":
                 return self._json(415, {"error": "a move is sent as application/json"})
-            length = self.headers.get("Content-Length") or "0"
-            size = int(length) if length.isascii() and length.isdigit() else 0   # ('²'.isdigit() is true)
-            if not 0 < size <= MAX_BODY:
+            size = self._body()
+            if not size:
                 return self._json(400, {"error": "a request body of a few bytes is expected"})
+            data = self.rfile.read(size)
+            if len(data) < size and not self.server.arrived(self.connection):
+                return   # (its place taken while its body dripped in: nobody to answer)
             try:
-                body = json_loads(self.rfile.read(size).decode("utf-8"))   # (nesting bounded: no recursion error)
+                body = json_loads(data.decode("utf-8"))   # (nesting bounded: no recursion error)
             except (ValueError, JSONInputError):
                 return self._json(400, {"error": "the body is not JSON"})
             if not isinstance(body, dict):   # (a move without its position: refused by LiveGame.act, as from Python)
