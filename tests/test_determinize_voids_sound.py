@@ -2,7 +2,7 @@
 the led value's cards read in the state the hand's options were read in, before the card
 leaves it and before the table's triggers run; nothing learnt where the follow key reads what
 not every seat sees; a key that reads the state charged to the step budget for every card it
-reads."""
+reads; a playout's or look ahead's copy keeps no record."""
 from __future__ import annotations
 
 import json
@@ -10,8 +10,11 @@ import random
 
 import pytest
 
+import interpreter
 from interpreter.errors import BudgetExceeded
 from interpreter.expr.limits import STEP_WORK_UNIT
+from interpreter.play.agents.evaluation import samples
+from interpreter.play.agents.view import SeatView
 from fuzzing.lockstep import reference
 from helpers import load_text
 
@@ -172,3 +175,18 @@ def test_a_void_past_the_budget_stops_the_game_before_its_work(tmp_path):
     with pytest.raises(BudgetExceeded, match="step budget of 20,000"):
         first_void(budget, seed, True)
 
+
+def test_a_look_aheads_copy_keeps_no_voids_and_saves():
+    # a world a look ahead plays keeps no record of who knows where cards are, nor so of voids
+    rules = interpreter.load("hearts")
+    for seed in range(20):
+        S, rnd = rules.new_game(4, seed, knowledge=True), random.Random(seed)
+        while not S.over and not S.vd:
+            S.apply_index(rnd.randrange(len(S.dec[1])))
+        if S.vd and not S.over:
+            break
+    seat = S.current_player()
+    assert any(entry[3] >> seat & 1 for entry in S.vd)   # (its worlds keep what it saw)
+    for D, _ in samples(SeatView(S, seat), random.Random(0), 3):
+        assert D.kn is None and D.vd == ()
+        rules.state_from_json(D.to_json())
