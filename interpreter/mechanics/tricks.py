@@ -203,8 +203,8 @@ class Tricks(Step):
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     rotations = None    # rotations(most players) when every seat plays (build)
     voids_seen = False  # whether a card that does not follow is recorded (build; engine/voids.py)
-    void_kept: tuple | None = None   # (the ruleset, whether follow reads_unseen, follow_index of a key
-                                     # that reads only the card): found at a ruleset's first void
+    void_kept: tuple | None = None   # (the ruleset, follow_index of a key that reads only the card):
+                                     # made at a ruleset's first void
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -299,7 +299,7 @@ class Tricks(Step):
                  f"    player = {item_read('order', 'pos')}",   # (reads in the compiler's dialect: expr/names.py)
                  f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
                  *([f"    if {state_read('kn')} is not None:   # what the table learns of the hand, as its options read it",
-                    f"        {g.fn(self.voided)}(S, {owner}, card)"] if self.voids_seen else []),
+                    f"        {g.fn(self.voided)}(S, {owner}, card)"] if self.records_voids(g.rules) else []),
                  f"    {list_take(item_read('hands', owner), 'card')}",
                  f"    table = {zone_ref(self.table)}"]
         runs = self.follow_runs is not None and not g.plain
@@ -427,24 +427,27 @@ class Tricks(Step):
         return "\n".join(lines)
 
 
+    def records_voids(self, rules) -> bool:
+        """Whether a card that does not follow is recorded (``voids_seen``), unless the follow
+        key reads what not every seat sees (engine/sight.py ``reads_unseen``): the cards it
+        names would tell of it. Asked as the code is written (the ruleset's visibility known)."""
+        follow = self.follow
+        return self.voids_seen and not (getattr(follow, "reads_state", False) and reads_unseen(rules, follow))
+
     def voided(self, S, owner, card) -> None:
         """``card`` is played from ``owner``'s hand (still in it: the state its options were
         read in). When it does not follow the led card, it was offered only because the hand
         held no card that follows (``_options``: ``playable:`` narrows the cards that follow,
         never widens them), so every seat that sees the table learns the hand holds none of the
-        cards whose follow value is the led card's (engine/voids.py). Not where the key reads
-        what not every seat sees (engine/sight.py ``reads_unseen``): what was learnt would tell
-        of it."""
+        cards whose follow value is the led card's (engine/voids.py). Called where
+        ``records_voids``."""
         table, follow, kept = S.zone(self.table), self.follow, self.void_kept
         if not table or follow is None:
             return
         if kept is None or kept[0] is not S.rules:
-            state = getattr(follow, "reads_state", False)
-            kept = self.void_kept = (S.rules, state and reads_unseen(S.rules, follow),
-                                     None if state else follow_index(follow, len(S.rules.card_labels)))
-        if kept[1]:
-            return
-        cards = led_cards(S, follow, kept[2], table[0], card)
+            index = None if getattr(follow, "reads_state", False) else follow_index(follow, len(S.rules.card_labels))
+            kept = self.void_kept = (S.rules, index)
+        cards = led_cards(S, follow, kept[1], table[0], card)
         if cards:
             record(S, self.hand, owner, cards, self.table)
 
