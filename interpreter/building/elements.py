@@ -29,7 +29,7 @@ class Elements:
         a function ``f(S, me, L, card)`` marked ``reads_state`` (called with ``me`` None: a key
         is the same for every seat, so it cannot read ``me``)."""
         text = as_expr(value)
-        tree = None
+        tree, spent = None, self.compiler.spent
         try:
             tree = parse(text)
             with self.compiler.access.recording() as notes:
@@ -60,6 +60,9 @@ class Elements:
         # called by the trick's generated code with the state (building/flowgen.py key), listed by
         # `rulebook compile` under its rule (building/listing.py)
         fn.reads_state, fn.code, fn.source, fn.loc = True, body, text, self.smap.loc(tuple(path))
+        # what it reads (engine/sight.py reads_unseen) and its worst-case operations a card (a
+        # void's charge: engine/voids.py led_cards)
+        fn.access, fn.tree, fn.work = seen, tree, self.compiler.spent - spent
         return by_rule(fn, fn.loc)
 
     def _reads_me(self, tree, locals) -> bool:

@@ -119,6 +119,13 @@ def _forget(S, zone: str, owner, seats: int) -> None:
                 del kn[c]
 
 
+def unknowing(S) -> None:
+    """Keep no record in ``S`` (its own copy: a playout's, a look ahead's) of what seats know,
+    nor so of what the table learnt of hands, kept only with it (``S.vd``: engine/voids.py)."""
+    S.kn = None
+    S.vd = ()
+
+
 def tell(S, cards, mask: int) -> None:
     """The seats of ``mask`` now know where ``cards`` lie (a card shown to one seat, a secret
     choice revealed to all), until the cards move; nothing for a game without knowledge."""

@@ -9,7 +9,17 @@ keeps knowledge (``S.kn``, engine/knowledge.py) records it in ``S.vd``: a tuple 
 later change of trump or of a variable the follow key reads does not change what was learnt)
 and the bitmask of the seats that learnt it; entries of one instance and the same seats are one
 (their cards joined). Plain tuples and frozensets: a clone shares them, every change makes a new
-tuple. A game without knowledge keeps none (``S.vd`` empty), as a playout does.
+tuple. A game without knowledge keeps none (``S.vd`` empty); a playout's or a look ahead's copy
+drops both records (engine/knowledge.py ``unknowing``).
+
+The cards are read where the play is resolved, before the card leaves the hand: the state the
+hand's options were read in, before the table's enter triggers run (a trigger that deals into
+the hand then drops the record it finds). A key that reads only the card finds them in a table
+of the game's cards by value made at the ruleset's first void (``follow_index``); a key that
+reads the state is read for every card of the game, that work charged to the step budget before
+it is done (``led_cards``). A key that reads what not every seat sees (a hidden zone's cards, a
+hidden counter, a private variable: engine/sight.py ``reads_unseen``) records nothing: which
+cards it names would tell of it.
 
 The fact holds while the hand only loses cards. When any card enters it (a draw, a pass, a
 new deal: every move of cards reaches ``know``, which calls ``gained``), every entry of that
@@ -24,8 +34,68 @@ saved without that field loads with none) and ``check`` holds them to the rulese
 from __future__ import annotations
 
 from ..errors import GameError
+from ..expr.limits import STEP_WORK_UNIT
+from ..expr.runtime import RUNTIME_ERRORS
+from .loop import over_budget
 from .values import Bad, need, whole
 from .visibility import ALL
+
+_UNREAD = object()   # (a card a key cannot read: never in a hand, never one learnt)
+
+
+def follow_index(follow, n: int) -> tuple:
+    """For a follow key that reads only the card (an attribute's table, a function of the card's
+    attributes): each card's value and, by value, the frozenset of the cards that have it. Made
+    once for a ruleset, at its first void (``n`` cards, one key read each). A value that equals
+    nothing (NaN) or that cannot be a dict key has no set (``led_cards`` reads ``values`` for it)."""
+    values = []
+    for c in range(n):
+        try:
+            values.append(follow(c))
+        except RUNTIME_ERRORS:
+            values.append(_UNREAD)
+    groups: dict = {}
+    for c, v in enumerate(values):
+        try:
+            if v is not _UNREAD and v == v:
+                groups.setdefault(v, []).append(c)
+        except TypeError:   # (unhashable)
+            continue
+    return tuple(values), {v: frozenset(cards) for v, cards in groups.items()}
+
+
+def led_cards(S, follow, index, led, card) -> frozenset | None:
+    """The cards a hand that played ``card`` on ``led`` is seen to hold none of: those whose
+    follow value equals ``led``'s, read in the state the hand's options were read in (before the
+    card leaves it); None when ``card`` follows. A key that reads only the card finds them in
+    ``index`` (``follow_index``); one that reads the state reads every card of the game, that
+    work charged to the step budget first (the key's worst-case operations a card times the
+    cards, in units of ``STEP_WORK_UNIT``): a game past its budget stops before the work."""
+    if getattr(follow, "reads_state", False):
+        L = {"led": led}
+        want = follow(S, None, L, led)
+        if follow(S, None, L, card) == want:
+            return None
+        n = len(S.rules.card_labels)
+        S.steps += n * max(1, follow.work) // STEP_WORK_UNIT
+        if S.steps > S.rules.max_steps:
+            over_budget(S)
+        out = []
+        for c in range(n):
+            try:
+                if follow(S, None, L, c) == want:
+                    out.append(c)
+            except RUNTIME_ERRORS:
+                continue
+        return frozenset(out)
+    want = follow(led)
+    if follow(card) == want:
+        return None
+    values, groups = index
+    try:
+        return groups.get(want, frozenset())
+    except TypeError:   # (an unhashable value: compared with each card's)
+        return frozenset(c for c, v in enumerate(values) if v is not _UNREAD and v == want)
 
 
 def record(S, zone: str, owner, cards: frozenset, table: str) -> None:
@@ -85,7 +155,7 @@ def classes(pool: list, kinds, fit: dict, banned: list) -> tuple[dict, dict]:
     fits = {}
     for kind in set(classes.values()):
         fits[kind] = fit[kind[0]].difference(kind[1])
-        if not fits[kind]:   # (a crafted state: the caller deals without them)
+        if not fits[kind]:   # (a crafted state: play records only what holds; the caller deals without them)
             raise GameError("cannot determinize: a card no hidden hand may hold (a void recorded everywhere)")
     return classes, fits
 

@@ -24,7 +24,7 @@ from bisect import bisect_left, bisect_right
 from functools import cache
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..expr.runtime import RUNTIME_ERRORS, ExprRuntimeError, attribute_index
+from ..expr.runtime import ExprRuntimeError, attribute_index
 from ..expr.parser import bare_name
 from ..expr.types import CARD, INT, PLAYER, list_of
 from ..expr.cdialect import list_take
@@ -32,8 +32,9 @@ from ..expr.names import item_read, owning, state_add, state_read, state_write, 
 from ..engine.capacity import guard
 from ..engine.frames import listof, seat, whole
 from ..engine.knowledge import know
+from ..engine.sight import reads_unseen
 from ..engine.visibility import bit
-from ..engine.voids import record
+from ..engine.voids import follow_index, led_cards, record
 from .base import Step, step_kind
 from .contract import Key, players_key
 
@@ -202,6 +203,8 @@ class Tricks(Step):
     follow_runs = None  # _runs(follow) when the hand is kept in card order (build)
     rotations = None    # rotations(most players) when every seat plays (build)
     voids_seen = False  # whether a card that does not follow is recorded (build; engine/voids.py)
+    void_kept: tuple | None = None   # (the ruleset, follow_index of a key that reads only the card):
+                                     # made at a ruleset's first void
     asks_again = False  # whether no check can see what a card played changes (settle): the
                         # compiled resolve then asks the next card itself
 
@@ -295,6 +298,8 @@ class Tricks(Step):
                  f"    order = frame[{ORDER}]",
                  f"    player = {item_read('order', 'pos')}",   # (reads in the compiler's dialect: expr/names.py)
                  f"    hands = {zone_ref(self.hand)}",   # (play never puts another list in a zone's place)
+                 *([f"    if {state_read('kn')} is not None:   # what the table learns of the hand, as its options read it",
+                    f"        {g.fn(self.voided)}(S, {owner}, card)"] if self.records_voids(g.rules) else []),
                  f"    {list_take(item_read('hands', owner), 'card')}",
                  f"    table = {zone_ref(self.table)}"]
         runs = self.follow_runs is not None and not g.plain
@@ -317,8 +322,6 @@ class Tricks(Step):
                   f"        frame[{PLAYED}] = [*frame[{PLAYED}], player]   # replace, never mutate: clones share frame contents",
                   f"    if {state_read('kn')} is not None:",
                   f"        {g.fn(know)}(S, (card,), {self.hand!r}, {owner}, {self.table!r}, None)",
-                  *(["        if void:   # the hand held no card that follows: the table saw it",
-                     f"            {g.fn(self.voided)}(S, {owner}, table[0])"] if self.voids_seen else []),
                   f"    if {state_read('ev')} is not None:",
                   f"        {state_read('ev')}.append({{'ev': 'play', 'who': player, 'from': {self.hand!r}, 'from_owner': {owner}, "
                   f"'to': {self.table!r}, 'cards': [card]}})"]
@@ -424,24 +427,29 @@ class Tricks(Step):
         return "\n".join(lines)
 
 
-    def voided(self, S, owner, led) -> None:
-        """A card that does not follow ``led`` was played from ``owner``'s hand: it was offered
-        only because the hand held no card that follows (``_options``: ``playable:`` narrows the
-        cards that follow, never widens them), so every seat that sees the table learns the hand
-        holds none of the cards whose follow value is ``led``'s now (engine/voids.py)."""
-        follow, L = self.follow, {"led": led}
-        if follow is None:   # (never: the void branch is written only where the step follows)
+    def records_voids(self, rules) -> bool:
+        """Whether a card that does not follow is recorded (``voids_seen``), unless the follow
+        key reads what not every seat sees (engine/sight.py ``reads_unseen``): the cards it
+        names would tell of it. Asked as the code is written (the ruleset's visibility known)."""
+        follow = self.follow
+        return self.voids_seen and not (getattr(follow, "reads_state", False) and reads_unseen(rules, follow))
+
+    def voided(self, S, owner, card) -> None:
+        """``card`` is played from ``owner``'s hand (still in it: the state its options were
+        read in). When it does not follow the led card, it was offered only because the hand
+        held no card that follows (``_options``: ``playable:`` narrows the cards that follow,
+        never widens them), so every seat that sees the table learns the hand holds none of the
+        cards whose follow value is the led card's (engine/voids.py). Called where
+        ``records_voids``."""
+        table, follow, kept = S.zone(self.table), self.follow, self.void_kept
+        if not table or follow is None:
             return
-        key = (lambda c: follow(S, None, L, c)) if getattr(follow, "reads_state", False) else follow
-        want = key(led)   # (read as the options read it: an error would have been raised there)
-        cards = []
-        for c in range(len(S.rules.card_labels)):
-            try:
-                if key(c) == want:
-                    cards.append(c)
-            except RUNTIME_ERRORS:   # a card the key cannot read (never in a hand): not one learnt
-                continue
-        record(S, self.hand, owner, frozenset(cards), self.table)
+        if kept is None or kept[0] is not S.rules:
+            index = None if getattr(follow, "reads_state", False) else follow_index(follow, len(S.rules.card_labels))
+            kept = self.void_kept = (S.rules, index)
+        cards = led_cards(S, follow, kept[1], table[0], card)
+        if cards:
+            record(S, self.hand, owner, cards, self.table)
 
 
 def _runs(follow):

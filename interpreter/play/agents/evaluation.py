@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import random
 
+from ...engine.knowledge import unknowing
+
 REWARDS = ("win", "margin")
 
 
@@ -78,7 +80,7 @@ def samples(view, rng, n: int):
     differ by what they do, not by their luck)."""
     for _ in range(n):
         D = view.sample(rng)
-        D.kn = None   # (its own copy) a look ahead needs no record of who knows where cards are
+        unknowing(D)   # (its own copy) a look ahead needs no record of who knows where cards are
         yield D, rng.getrandbits(64)
 
 

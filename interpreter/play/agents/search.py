@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import time
 
+from ...engine.knowledge import unknowing
 from ...engine.rng import seed_state
 from ...errors import GameError
 from .evaluation import REWARDS, agent_rng, play_out, rewards
@@ -84,7 +85,7 @@ class SearchAgent:
                                             self.rng.random()))
 
     def iterate(self, root: Node, S) -> None:
-        S.kn = None   # (its own copy) a playout needs no record of who knows where cards are: each move pays it
+        unknowing(S)   # (its own copy) a playout needs no record of who knows where cards are: each move pays it
         path = [root]
         try:
             self.descend(root, S, path)
