@@ -16,8 +16,9 @@ The cards are read where the play is resolved, before the card leaves the hand: 
 hand's options were read in, before the table's enter triggers run (a trigger that deals into
 the hand then drops the record it finds). A key that reads only the card finds them in a table
 of the game's cards by value made at the ruleset's first void (``follow_index``); a key that
-reads the state is read for every card of the game, that work charged to the step budget before
-it is done (``led_cards``). A key that reads what not every seat sees (a hidden zone's cards, a
+reads the state is read for every card of the game where that work is within ``VOID_WORK``
+worst-case operations, and learns nothing past it (``led_cards``): never charged to the step
+budget, so a game plays the same steps whether it keeps knowledge or not. A key that reads what not every seat sees (a hidden zone's cards, a
 hidden counter, a private variable: engine/sight.py ``reads_unseen``) records nothing: which
 cards it names would tell of it.
 
@@ -34,13 +35,13 @@ saved without that field loads with none) and ``check`` holds them to the rulese
 from __future__ import annotations
 
 from ..errors import GameError
-from ..expr.limits import STEP_WORK_UNIT
+from ..expr.limits import MAX_COST
 from ..expr.runtime import RUNTIME_ERRORS
-from .loop import over_budget
 from .values import Bad, need, whole
 from .visibility import ALL
 
 _UNREAD = object()   # (a card a key cannot read: never in a hand, never one learnt)
+VOID_WORK = MAX_COST   # worst-case operations a void's reading of a state-reading key may take: one expression's
 
 
 def follow_index(follow, n: int) -> tuple:
@@ -68,18 +69,18 @@ def led_cards(S, follow, index, led, card) -> frozenset | None:
     """The cards a hand that played ``card`` on ``led`` is seen to hold none of: those whose
     follow value equals ``led``'s, read in the state the hand's options were read in (before the
     card leaves it); None when ``card`` follows. A key that reads only the card finds them in
-    ``index`` (``follow_index``); one that reads the state reads every card of the game, that
-    work charged to the step budget first (the key's worst-case operations a card times the
-    cards, in units of ``STEP_WORK_UNIT``): a game past its budget stops before the work."""
+    ``index`` (``follow_index``); one that reads the state reads every card of the game where
+    the key's worst-case operations a card times the cards are within ``VOID_WORK``, and past
+    it nothing is learnt (an empty set: sound, the table only knows less). Uncharged: the
+    record is kept only where a game keeps knowledge, which must not change its steps."""
     if getattr(follow, "reads_state", False):
         L = {"led": led}
         want = follow(S, None, L, led)
         if follow(S, None, L, card) == want:
             return None
         n = len(S.rules.card_labels)
-        S.steps += n * max(1, follow.work) // STEP_WORK_UNIT
-        if S.steps > S.rules.max_steps:
-            over_budget(S)
+        if n * max(1, follow.work) > VOID_WORK:
+            return frozenset()
         out = []
         for c in range(n):
             try:
