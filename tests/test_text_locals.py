@@ -226,9 +226,9 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
     ("(v if z == 0 else 0) + (v if z == 0 else 0)", "'ab'", None),   # (joined as v + v is)
     ("(v if z == 0 else 0) * 100000 + (v if z == 0 else 0) % 7", "7", None),
     # left() and right() add and take the seats' count: a string formatted by '%' (left(v, ''))
-    ("left(v, v)", "'%9999999d'", "'left' needs numbers, got str"),
-    ("left(v if z == 0 else 0, 1)", "'%9999999d'", "'left' needs numbers, got str"),
-    ("right(v, 1)", "u", "'right' needs numbers, got str"),
+    ("left(v, v)", "'%9999999d'", "'left' needs whole numbers, got str"),
+    ("left(v if z == 0 else 0, 1)", "'%9999999d'", "'left' needs whole numbers, got str"),
+    ("right(v, 1)", "u", "'right' needs whole numbers, got str"),
     ("left(v, 1) + right(v)", "1", None),
 ])
 def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use, given, error):

@@ -77,6 +77,14 @@ def _num(v, op):
     raise ExprRuntimeError(f"'{op}' needs numbers, got {'map' if v.__class__ is dict else type(v).__name__}")
 
 
+def _whole_num(v, op):
+    """A value of type any that ``op`` uses as a whole number (``left()``'s arguments, a turns'
+    ``from:``, a count of laps), as the load holds a typed one: no seat 0.5 (none fails as before)."""
+    if v.__class__ is int or v is None:
+        return v
+    raise ExprRuntimeError(f"'{op}' needs whole numbers, got {'map' if v.__class__ is dict else type(v).__name__}")
+
+
 def _stored(v, longest=MAX_STORED_LIST, deep=False):
     """A value about to be stored in a variable or added to a counter, within the bounds that
     keep a game's values small whatever a ruleset repeats: whole numbers of 64 bits, strings of
@@ -474,7 +482,7 @@ HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_owned"] = owned
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
-CHECKS = {"_num": _num}   # (put in the namespace by the code that calls them: operators.py as_number)
+CHECKS = {"_num": _num, "_whole_num": _whole_num}   # (put in the namespace by the code that calls them)
 HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: membership._mapped_values)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
