@@ -256,6 +256,25 @@ def test_a_chosen_text_is_held_to_a_variables_bound(tmp_path, item):
     assert "g.yaml:20:" in message.splitlines()[0] and "an option's label of more than 200 characters" in message
 
 
+@pytest.mark.parametrize("options", ["[w, 1]", "[w if z == 0 else 0, 1]", "[first([w, 0]), 1]"])
+def test_options_made_of_a_value_of_type_any_have_their_labels_measured(tmp_path, options):
+    """Options typed a list of int but made of a value of type any (engine/labels.py held_type,
+    as expr/nesting.py held_as weighs them) were not measured: w holding u's 65,536 characters
+    was offered as one option's label. A runtime error at the choose, in both compiles; w = 7
+    offered as it is."""
+    for w, error in (("u", True), ("7", False)):
+        (tmp_path / w).mkdir()
+        text = HEAD + "  w: {start: 0}\n" + FLOW.replace(
+            "        - choose: {options: \"[1, 2]\", as: x, prompt: first}\n        - %s\n",
+            f"        - set: {{w: \"{w}\"}}\n        - choose: {{options: \"{options}\", as: x, prompt: pick}}\n")
+        decisions, _, kind, message, *_ = outcome(load_text(tmp_path / w, text))
+        if error:
+            assert (decisions, kind) == (0, "GameError") and "an option's label of more than 200 characters" in message
+            assert "g.yaml:" in message.splitlines()[0]
+        else:
+            assert kind is None and decisions == 2
+
+
 def test_a_choice_the_model_bounds_is_stored_with_no_check(tmp_path):
     """Options that hold no string longer than a variable may ([u], a literal): stored as they
     are, no check added to the module."""
