@@ -3,6 +3,7 @@ import operator
 import sys
 from bisect import bisect_left, bisect_right
 
+from ..errors import digits
 from .scanners import scanner
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
@@ -490,6 +491,6 @@ HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written 
 def stored_source(src: str, deep: bool = False) -> str:
     """The source of a value to store or add, checked against the language's bounds when it is
     not a small literal (``_stored``; ``deep``: a list whose elements may be lists)."""
-    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
+    if digits(src, signed=True) and abs(int(src)) <= MAX_INT:
         return src
     return f"_stored({src}, _LIST_BOUND{', True' if deep else ''})"

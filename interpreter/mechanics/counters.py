@@ -11,6 +11,7 @@ Each emits Python lines into the effect list's function (building/effects.py) an
 from __future__ import annotations
 
 from ..engine.values import as_whole
+from ..errors import digits
 from ..expr.runtime import stored_source
 from ..expr.types import INT, NUM, unproven
 from ..expr.names import slot, state_write, table_ref
@@ -81,7 +82,7 @@ def whole(fx, name, src: str, proven: str, written: bool = False) -> str:
     any, or made of one, may be a string, a fraction or none), as a saved state's counters are held
     to. A value of type int may be none too (a variable not set, ``first([])``): where it is written
     but a literal, checked alike (a gain's none fails at the sum)."""
-    if not unproven(proven, INT) and (not written or src.lstrip("-").isdigit()):
+    if not unproven(proven, INT) and (not written or digits(src, signed=True)):
         return src
     fx.ctx.names.namespace["_whole"] = as_whole
     return f"_whole({name!r}, {src})"

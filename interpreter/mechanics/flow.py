@@ -122,7 +122,7 @@ def whole_count(ctx, fn, path):
     checked where it is computed (expr/builtins.py ``whole_number``: 1.5 laps, or seat 0.5 asked
     a decision, a located runtime error), its function compiled again with the check in it."""
     if fn.type == NUM:
-        ctx.error(f"{path[-1]}: counts in whole numbers, and this may have a fraction: divide with //", path, "type")
+        ctx.error(f"{path[-1]} is a whole number, and this may have a fraction: divide with //", path, "type")
     if walked(fn.type, fn.proven) != ANY:
         return fn
     src = whole_number(ctx.compiler, fn.source, path[-1])
