@@ -8,6 +8,7 @@ from .scanners import scanner
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
+MIN_INT = -MAX_INT - 1   # and the least: -2^63 (a saved state holds both ends)
 MAX_STORED = 100_000    # characters of a string stored in a variable
 MAX_STORED_LIST = 10_000   # elements of a list stored in a variable (or the number of cards, if more)
 MAX_STORED_TEXT = 1_000_000   # characters of all the strings inside a list stored in a variable, together
