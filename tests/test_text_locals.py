@@ -241,6 +241,24 @@ def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use,
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
 
 
+@pytest.mark.parametrize("use, given, error", [
+    ("sum(v, by: 1 if it == 'b' else 0)", "u", "sum() needs a list, got str"),   # (65,536 characters walked)
+    ("count(map(v, to: it))", "u", "map() needs a list, got str"),
+    ("count(v)", "'ab'", "count() needs a list, got str"),
+    ("first(v)", "7", "first() needs a list, got int"),
+    ("count(distinct(v))", "1.5", "distinct() needs a list, got float"),
+    ("sum(v, by: it) + count(v)", "[1, 2]", None),
+])
+def test_a_value_of_any_type_is_a_list_where_a_built_in_walks_it(tmp_path, use, given, error):
+    """A value of type any that a built-in takes as its list is checked a list, as the load checks
+    a typed one: a text was walked character by character, weighed as a list variable (10,000
+    elements) though it may hold 100,000 characters: a located runtime error, in both compiles."""
+    effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
+    rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
+
+
 # ---------------------------------------------------------------- answers, seats and lists bound
 @pytest.mark.parametrize("item", [
     'choose: {options: "[u + u]", as: u, prompt: grow}',
