@@ -11,7 +11,8 @@ keeping one would hide the other.
 An option's label is at most ``MAX_LABEL`` characters (a card's too: building/components.py),
 and the labels a decision's options make ``MAX_OPTION_CHARS`` together, measured before any is
 made (``fit``): past either a runtime error at the step, never labels filling the memory. An
-option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``):
+option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``, of
+the type the options are held as, ``held_type``: one made of a value of type any is measured):
 a card's label is the card table's, shared, and a number's 20 characters within 64 bits (a
 sum in the options' expression may pass them by a few digits).
 
