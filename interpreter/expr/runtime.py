@@ -482,6 +482,7 @@ HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_owned"] = owned
+stored = _stored   # (what a mechanic's own code stores or adds to a counter: mechanics/pay.py)
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
 CHECKS = {"_num": _num, "_whole_num": _whole_num}   # (put in the namespace by the code that calls them)
