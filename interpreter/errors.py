@@ -192,9 +192,12 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
-def digits(text) -> bool:
+def digits(text, signed: bool = False) -> bool:
     """Whether ``text`` is a string of ASCII digits, a whole number ``int()`` reads (``str.isdigit``
-    also takes "²" and other digits that ``int()`` refuses: read from outside, a ValueError)."""
+    also takes "²" and other digits that ``int()`` refuses: read from outside, a ValueError);
+    ``signed``: after one minus, where there is one (``-5``; ``--5``, which ``int()`` refuses, not)."""
+    if signed and isinstance(text, str) and text[:1] == "-":
+        text = text[1:]
     return isinstance(text, str) and text.isascii() and text.isdigit()
 
 

@@ -94,3 +94,14 @@ def test_set_of_a_counter_is_a_whole_number(tmp_path):
     path.write_text((GAME % "").replace("secret: 7}", "secret: \"'x'\"}"))
     with pytest.raises(RulesetError):
         interpreter.load(path)
+
+
+def test_a_supply_paid_into_past_64_bits_is_a_located_error(tmp_path):
+    """A paid unit added to a supply at 2^63 - 1 (as a gain's result is held: mechanics/counters.py
+    bounded): the runtime error of a whole number beyond 64 bits, located at the pay, not a state
+    that does not reload."""
+    text = (GAME % ", to: bank").replace("bank: {owner: none, start: 0}", "bank: {owner: none, start: 9223372036854775807}")
+    rules = load_text(tmp_path, text.replace('"score + bank"', "score"), "g.yaml")   # (the pay alone adds to it)
+    with pytest.raises(interpreter.GameError, match=r"g\.yaml:\d+:\d+: .*a whole number beyond 64 bits") as e:
+        play(rules)
+    assert "- pay:" in str(e.value)

@@ -4,7 +4,7 @@ import pickle
 import pytest
 
 from interpreter.errors import (BudgetExceeded, Diagnostic, GameError, Location, ReplayError,
-                                RulebookError, RulesetError, UsageError, did_you_mean, figure,
+                                RulebookError, RulesetError, UsageError, did_you_mean, digits, figure,
                                 register_source, source_line, unknown_name_message)
 
 
@@ -150,3 +150,14 @@ def test_a_figure_past_10_to_the_15_is_written_short(n, bound, written):
     """A number a ruleset makes can have more digits than Python writes (4,300: ValueError, an
     internal error in a message), and more than anyone reads: past 10^15 it is written as past it."""
     assert figure(n, bound) == written
+
+
+@pytest.mark.parametrize("text, whole", [("5", True), ("-5", True), ("--5", False), ("-", False), ("", False),
+                                         ("5-", False), ("-²", False), (" -5", False), (5, False)])
+def test_a_whole_number_written_has_one_minus_at_most(text, whole):
+    """digits(text, signed=True): what int() reads of a text from outside (a switch's case key, a
+    scenario's seed, a viewer's position): '--5' passed the test of its digits after every minus
+    and int() raised a ValueError, an internal error in place of a located one."""
+    assert digits(text, signed=True) is whole
+    if whole:
+        assert int(text) == int(text.lstrip("-")) * (-1 if text[0] == "-" else 1)

@@ -258,20 +258,33 @@ def test_combos_of_a_total_beyond_reach_or_of_large_values_is_fast():
 
 def test_groups_by_an_attribute_gives_the_general_answer():
     """groups() by a table lookup (_groups_by, no key call an element) gives _groups()' groups in
-    its order: values that compare equal (1, 1.0, yes) are one group, none is a value, an
-    unhashable value goes the general way (by its text), a failing lookup raises the same error."""
+    its order, for a table whose values a dict tells apart as _groups does (_keys_apart: no truth
+    or fraction beside another number); none is a value, an unhashable value goes the general
+    way, a failing lookup raises the same error."""
     import random
-    from interpreter.mechanics.market import _groups, _groups_by
+    from interpreter.mechanics.market import _groups, _groups_by, _keys_apart
     rnd = random.Random(3)
-    pool = [1, 2, 3, 1.0, True, False, None, "a", "b", 0]
-    for _ in range(300):
-        table = tuple(rnd.choice(pool) for _ in range(12))
+    pools = ([1, 2, 3, None, "a", "b", 0], [1.0, 2.5, None, "a"], [True, False, None, "a"], [1, 2, 1.0, True, None, "a"])
+    for k in range(400):
+        table = tuple(rnd.choice(pools[k % 4]) for _ in range(12))
         items = [rnd.randrange(12) for _ in range(rnd.randint(0, 15))]
-        assert _groups_by(items, table) == _groups(items, table.__getitem__)
+        assert _keys_apart(table) is (k % 4 < 3 or not {type(v) for v in table} & {bool, float}
+                                      or len({type(v) for v in table} & {bool, int, float}) == 1)
+        if _keys_apart(table):
+            assert _groups_by(items, table) == _groups(items, table.__getitem__)
     table = ([1], [1], 2)
     assert _groups_by([0, 2, 1], table) == _groups([0, 2, 1], table.__getitem__) == [[0, 1], [2]]
     with pytest.raises(TypeError):
         _groups_by([0, None], (1, 2))
+
+
+def test_groups_keys_are_told_apart_by_type_and_value():
+    """groups(L, by: K) of values of type any (_groups, which the module and its plain reference
+    both call): true, 1 and 1.0 are three groups, and [1] and '[1]' two (a list was keyed by its
+    text, merging it with that string)."""
+    from interpreter.mechanics.market import _groups
+    assert _groups([[1], "[1]", [1], [True]], lambda x: x) == [[[1], [1]], ["[1]"], [[True]]]
+    assert _groups([True, 1, 1.0, 1], lambda x: x) == [[True], [1, 1], [1.0]]
 
 
 def test_sums_and_groups(tmp_path):

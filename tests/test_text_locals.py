@@ -223,9 +223,9 @@ def test_max_length_is_checked_at_load_and_in_variants(tmp_path):
     ("(v if z == 0 else 0) + (v if z == 0 else 0)", "'ab'", None),   # (joined as v + v is)
     ("(v if z == 0 else 0) * 100000 + (v if z == 0 else 0) % 7", "7", None),
     # left() and right() add and take the seats' count: a string formatted by '%' (left(v, ''))
-    ("left(v, v)", "'%9999999d'", "'left' needs numbers, got str"),
-    ("left(v if z == 0 else 0, 1)", "'%9999999d'", "'left' needs numbers, got str"),
-    ("right(v, 1)", "u", "'right' needs numbers, got str"),
+    ("left(v, v)", "'%9999999d'", "'left' needs whole numbers, got str"),
+    ("left(v if z == 0 else 0, 1)", "'%9999999d'", "'left' needs whole numbers, got str"),
+    ("right(v, 1)", "u", "'right' needs whole numbers, got str"),
     ("left(v, 1) + right(v)", "1", None),
 ])
 def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use, given, error):
@@ -234,6 +234,24 @@ def test_a_value_of_any_type_is_a_number_where_arithmetic_uses_it(tmp_path, use,
     nothing weighs or stores; '+' of two joins them within texts.ANY_JOIN."""
     effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
     rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)).replace("1..16", "1..2"))
+    got = outcome(rules)
+    assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
+
+
+@pytest.mark.parametrize("use, given, error", [
+    ("sum(v, by: 1 if it == 'b' else 0)", "u", "sum() needs a list, got str"),   # (65,536 characters walked)
+    ("count(map(v, to: it))", "u", "map() needs a list, got str"),
+    ("count(v)", "'ab'", "count() needs a list, got str"),
+    ("first(v)", "7", "first() needs a list, got int"),
+    ("count(distinct(v))", "1.5", "distinct() needs a list, got float"),
+    ("sum(v, by: it) + count(v)", "[1, 2]", None),
+])
+def test_a_value_of_any_type_is_a_list_where_a_built_in_walks_it(tmp_path, use, given, error):
+    """A value of type any that a built-in takes as its list is checked a list, as the load checks
+    a typed one: a text was walked character by character, weighed as a list variable (10,000
+    elements) though it may hold 100,000 characters: a located runtime error, in both compiles."""
+    effect = 'effects:\n  e0:\n    params: {v: any}\n    do: [{set: {z: "count([%s, 1])"}}]\n' % use
+    rules = load_text(tmp_path, HEAD + effect + (FLOW % ('e0: {v: "%s"}' % given)))
     got = outcome(rules)
     assert (got[2] is None) if error is None else (got[2] == "GameError" and error in got[3] and "g.yaml:" in got[3])
 
@@ -251,6 +269,25 @@ def test_a_chosen_text_is_held_to_a_variables_bound(tmp_path, item):
     decisions, _, kind, message, _ = outcome(game(tmp_path, item, effects=False))
     assert (decisions, kind) == (0, "GameError")
     assert "g.yaml:20:" in message.splitlines()[0] and "an option's label of more than 200 characters" in message
+
+
+@pytest.mark.parametrize("options", ["[w, 1]", "[w if z == 0 else 0, 1]", "[first([w, 0]), 1]"])
+def test_options_made_of_a_value_of_type_any_have_their_labels_measured(tmp_path, options):
+    """Options typed a list of int but made of a value of type any (engine/labels.py held_type,
+    as expr/nesting.py held_as weighs them) were not measured: w holding u's 65,536 characters
+    was offered as one option's label. A runtime error at the choose, in both compiles; w = 7
+    offered as it is."""
+    for w, error in (("u", True), ("7", False)):
+        (tmp_path / w).mkdir()
+        text = HEAD + "  w: {start: 0}\n" + FLOW.replace(
+            "        - choose: {options: \"[1, 2]\", as: x, prompt: first}\n        - %s\n",
+            f"        - set: {{w: \"{w}\"}}\n        - choose: {{options: \"{options}\", as: x, prompt: pick}}\n")
+        decisions, _, kind, message, *_ = outcome(load_text(tmp_path / w, text))
+        if error:
+            assert (decisions, kind) == (0, "GameError") and "an option's label of more than 200 characters" in message
+            assert "g.yaml:" in message.splitlines()[0]
+        else:
+            assert kind is None and decisions == 2
 
 
 def test_a_choice_the_model_bounds_is_stored_with_no_check(tmp_path):

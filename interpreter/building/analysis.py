@@ -16,7 +16,7 @@ def constant(fn):
     src = getattr(fn, "source", None)
     if src in ("True", "False", "None"):
         return {"True": True, "False": False, "None": None}[src]
-    if isinstance(src, str) and digits(src.lstrip("-")):
+    if isinstance(src, str) and digits(src, signed=True):
         return int(src)
     return _UNKNOWN
 

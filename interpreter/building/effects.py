@@ -307,8 +307,13 @@ class EffectCompiler(DeclaredEffects, Targets):
             return
         v = em.fresh("_v")
         em.line(f"{v} = {value}")
+        whole = typ in (INT, PLAYER, TEAM)
         for i, (key, body) in enumerate(cases.items()):
-            lit = repr(int(key)) if typ in (INT, PLAYER, TEAM) and digits(str(key).lstrip("-")) else repr(key)
+            if whole and key is not None and not digits(str(key), signed=True):   # (none: a case of none)
+                self.ctx.error(f"this switch's value is a whole number ({typ}): a case is one, got {str(key)[:40]!r}",
+                               (*path, "cases", key), "type", key=True)
+                continue
+            lit = repr(int(key)) if whole and key is not None else repr(key)
             self.indented(em, f"{'if' if i == 0 else 'elif'} {v} == {lit}:", body, (*path, "cases", key),
                           locals, has_me, ("case", f"switch {str(item['switch'])[:50]}: case {key}"))
         if item.get("default"):

@@ -11,7 +11,8 @@ keeping one would hide the other.
 An option's label is at most ``MAX_LABEL`` characters (a card's too: building/components.py),
 and the labels a decision's options make ``MAX_OPTION_CHARS`` together, measured before any is
 made (``fit``): past either a runtime error at the step, never labels filling the memory. An
-option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``):
+option that is one card, whole number, seat, team or yes/no is not counted (``SHORT_LABELS``, of
+the type the options are held as, ``held_type``: one made of a value of type any is measured):
 a card's label is the card table's, shared, and a number's 20 characters within 64 bits (a
 sum in the options' expression may pass them by a few digits).
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 from itertools import chain
 
 from ..expr.runtime import MAX_INT, ExprRuntimeError
-from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, elem, is_list
+from ..expr.types import BOOL, CARD, INT, PLAYER, STR, TEAM, elem, is_list, walked
 
 MAX_LABEL = 200   # characters of one card's label, and of one option's (docs/security.md)
 MAX_OPTION_CHARS = 2_000_000   # characters of a decision's options' labels together (docs/security.md)
@@ -59,8 +60,17 @@ def _joined_width(typ: str, widest: int) -> int:
     return max(4, widest if elem(typ) == CARD else _WIDEST[elem(typ)]) + 1
 
 
+def held_type(options) -> str:
+    """The type the elements of compiled options (``.type``, ``.proven``) are labelled as where
+    their labels are bounded (``short_labels``, ``fit``): any where they are made of a value of type
+    any (expr/nesting.py ``held_as``: ``[w, 1]`` types as a list of int, yet ``w`` may be a string
+    of 65,536 characters), else their static type."""
+    return elem(walked(options.type, options.proven))
+
+
 def short_labels(typ: str, options, widest: int) -> bool:
-    """Whether options of type ``typ`` whose expression's bounds are ``options`` (``Compiled``'s
+    """Whether options held as of type ``typ`` (``held_type``: not the static type where they are
+    made of a value of type any) whose expression's bounds are ``options`` (``Compiled``'s
     ``chars``, the longest text they hold, and ``elements``, how many and how long a list inside)
     have labels within MAX_LABEL and MAX_OPTION_CHARS together, known at load: then ``fit`` is not
     asked (``widest``: the longest card label)."""
@@ -77,7 +87,7 @@ def short_labels(typ: str, options, widest: int) -> bool:
 
 
 def fit(rules, options, typ: str):
-    """``options``, once each of their labels is found at most MAX_LABEL characters and all of
+    """``options`` (held as of type ``typ``: ``held_type``), once each of their labels is found at most MAX_LABEL characters and all of
     them at most MAX_OPTION_CHARS, measured without making them; else an ExprRuntimeError."""
     if typ in SHORT_LABELS:
         return options

@@ -24,7 +24,7 @@ import json
 from functools import partial
 
 from ..errors import GameError, RulebookError
-from ..expr.runtime import MAX_INT, RUNTIME_ERRORS
+from ..expr.runtime import MAX_INT, MIN_INT, RUNTIME_ERRORS
 from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from . import voids
@@ -89,7 +89,7 @@ def _check_counters(rules, d: dict, n_owners: dict) -> None:
             _need(isinstance(value, list) and len(value) == n_owners[owner],
                   f"counters.{name}: expected one number per owner ({n_owners[owner]})")
         for v in values:
-            if not (_int(v) and abs(v) <= MAX_INT):
+            if not (_int(v) and MIN_INT <= v <= MAX_INT):
                 raise _Bad(f"counters.{name}: expected whole numbers, got {v!r}")
 
 

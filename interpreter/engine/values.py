@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
+from ..expr.runtime import ExprRuntimeError, MAX_INT, MAX_STORED, MIN_INT, MAX_STORED_DEPTH, MAX_STORED_TEXT, list_bound
 from ..expr.types import (ANY, BOOL, CARD, INT, NONE, NUM, PLAYER, STR, TEAM, elem, is_list, is_map, map_value,
                           parse_type)
 
@@ -68,7 +68,7 @@ def check_value(v, typ: str, where: str, sizes: dict, depth: int = 0, bounded: b
     elif typ not in (INT, PLAYER, TEAM, CARD):
         raise Bad(f"{where}: expected a value of type {typ}, got {shown(v)}")
     else:   # int and the whole numbers that name things: players, teams, cards
-        if not (whole(v) and abs(v) <= MAX_INT):
+        if not (whole(v) and MIN_INT <= v <= MAX_INT):
             raise Bad(f"{where}: expected a whole number, got {shown(v)}")
         if typ in sizes and not 0 <= v < sizes[typ]:
             raise Bad(f"{where}: no {typ} {v} (there are {sizes[typ]})")
@@ -82,7 +82,7 @@ def flat(v: list, typ: str, sizes: dict, none: bool = True) -> bool:
     ``none``), tested in one pass (what check_value says of each, at a tenth of the cost; whole
     numbers in passes in C: their classes, the least, the most); False for any other type."""
     if typ in (INT, PLAYER, TEAM, CARD):
-        low, high = (0, sizes[typ] - 1) if typ in sizes else (-MAX_INT, MAX_INT)
+        low, high = (0, sizes[typ] - 1) if typ in sizes else (MIN_INT, MAX_INT)
         kinds = set(map(type, v))
         if _NONE in kinds:
             if not none:
@@ -124,7 +124,7 @@ def number(v) -> bool:
     """A number the language holds: a whole one within 64 bits, or a finite fraction."""
     if isinstance(v, bool):
         return False
-    return (isinstance(v, int) and abs(v) <= MAX_INT) or (isinstance(v, float) and math.isfinite(v))
+    return (isinstance(v, int) and MIN_INT <= v <= MAX_INT) or (isinstance(v, float) and math.isfinite(v))
 
 
 def sizes_of(rules, players: int, teams: int) -> dict:

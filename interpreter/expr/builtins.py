@@ -291,16 +291,17 @@ def _seat(fname, template, result=PLAYER, lo=1, hi=1):
         parts = [c.node(a, scope) for a in args]
         for (_, t), a in zip(parts, args):
             c.expect_type(t, PLAYER, a)
-        codes = [_number(c, s, fname) if nesting.held_as(c, a, t) == ANY else s for (s, t), a in zip(parts, args)]
+        codes = [whole_number(c, s, fname) if nesting.held_as(c, a, t) == ANY else s for (s, t), a in zip(parts, args)]
         return template.format(*codes, k=codes[1] if len(codes) > 1 else "1", n=state_read("n")), result
     return build
 
 
-def _number(c, s, fname: str) -> str:
-    """An argument of type any (or made of one) checked a number before ``+``/``-`` and ``%``
-    use it (runtime._num): a string never reaches Python's ``%`` formatting."""
-    c.names.namespace.setdefault("_num", runtime.CHECKS["_num"])
-    return f"_num({s}, {fname!r})"
+def whole_number(c, s, what: str) -> str:
+    """``s``, of type any (or made of one), checked a whole number where ``what`` uses it as a seat
+    or a count, as the load holds a typed one (runtime._whole_num): ``left(w)`` of a fraction is no
+    seat 0.5, and a string never reaches Python's ``%`` formatting."""
+    c.names.namespace.setdefault("_whole_num", runtime.CHECKS["_whole_num"])
+    return f"_whole_num({s}, {what!r})"
 
 
 def _of_player(fname, template, result, reads=None):

@@ -392,7 +392,7 @@ class NameNodes(PostfixNodes):
             longest = self.names.attr_size(name)
             if longest is not None:   # (a list: as long as the longest a card has)
                 self.sized(node, longest)
-            if self.names.attrs[name] == STR and node is not None:   # (as long as the longest a card has)
+            if self.names.attrs[name] in (STR, ANY) and node is not None:   # (as long as the longest a card has)
                 texts.attribute(self, node, name)
             return code(item_read(f"A_{name}", var), Lookup(f"A_{name}", var, "attr")), self.names.attrs[name]
         self.used.add(name)

@@ -3,10 +3,12 @@ import operator
 import sys
 from bisect import bisect_left, bisect_right
 
+from ..errors import digits
 from .scanners import scanner
 
 MAX_RANGE = 10_000   # the longest list a range a..b may build
 MAX_INT = 2 ** 63 - 1   # whole numbers a product or a stored value may reach (64-bit, as in CEL)
+MIN_INT = -MAX_INT - 1   # and the least: -2^63 (a saved state holds both ends)
 MAX_STORED = 100_000    # characters of a string stored in a variable
 MAX_STORED_LIST = 10_000   # elements of a list stored in a variable (or the number of cards, if more)
 MAX_STORED_TEXT = 1_000_000   # characters of all the strings inside a list stored in a variable, together
@@ -75,6 +77,14 @@ def _num(v, op):
     if v.__class__ in (int, float, bool) or v is None:
         return v
     raise ExprRuntimeError(f"'{op}' needs numbers, got {'map' if v.__class__ is dict else type(v).__name__}")
+
+
+def _whole_num(v, op):
+    """A value of type any that ``op`` uses as a whole number (``left()``'s arguments, a turns'
+    ``from:``, a count of laps), as the load holds a typed one: no seat 0.5 (none fails as before)."""
+    if v.__class__ is int or v is None:
+        return v
+    raise ExprRuntimeError(f"'{op}' needs whole numbers, got {'map' if v.__class__ is dict else type(v).__name__}")
 
 
 def _stored(v, longest=MAX_STORED_LIST, deep=False):
@@ -472,9 +482,10 @@ HELPERS = {f.__name__: f for f in (_ckey, _mapget, _range, _at, _div, _floordiv,
                                    _stored)}
 HELPERS["_first_eq"] = _first_eq   # (made by scanner: its own name is _scan_eq)
 HELPERS["_owned"] = owned
+stored = _stored   # (what a mechanic's own code stores or adds to a counter: mechanics/pay.py)
 HELPERS["_tally"] = _tally
 HELPERS["_DIV_ERRORS"] = _DIV_ERRORS
-CHECKS = {"_num": _num}   # (put in the namespace by the code that calls them: operators.py as_number)
+CHECKS = {"_num": _num, "_whole_num": _whole_num}   # (put in the namespace by the code that calls them)
 HELPERS["_itemgetter"] = operator.itemgetter   # (an attribute's values of a zone's cards, in C: membership._mapped_values)
 HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written in: cdialect.sorted_take_inline)
 
@@ -482,6 +493,6 @@ HELPERS["_bisect_left"] = bisect_left   # (a card out of a sorted zone, written 
 def stored_source(src: str, deep: bool = False) -> str:
     """The source of a value to store or add, checked against the language's bounds when it is
     not a small literal (``_stored``; ``deep``: a list whose elements may be lists)."""
-    if src.lstrip("-").isdigit() and abs(int(src)) <= MAX_INT:
+    if digits(src, signed=True) and abs(int(src)) <= MAX_INT:
         return src
     return f"_stored({src}, _LIST_BOUND{', True' if deep else ''})"

@@ -121,7 +121,8 @@ def written(c: Any, n: Any, arg: Any, typ: str) -> None:
 
 
 def attribute(c: Any, n: Any, attr: str) -> None:
-    """Node ``n`` reads card attribute ``attr``, of strings: as long as the longest a card has."""
+    """Node ``n`` reads card attribute ``attr``, of strings (or of type any): as long as the longest
+    a card has (0: none has a string)."""
     longest = c.names.attr_chars.get(attr)
     if longest is None:
         longest = c.names.attr_chars[attr] = max(

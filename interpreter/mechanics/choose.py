@@ -19,7 +19,7 @@ from ..expr.types import ANY, CARD, PLAYER, elem, holds_growing, is_list, list_o
 from ..expr.names import state_read, state_write, var_write
 from ..engine.frames import listof, option, seat, whole
 from ..engine.knowledge import tell
-from ..engine.labels import short_labels
+from ..engine.labels import held_type, short_labels
 from ..engine.values import as_declared, as_typed
 from ..engine.visibility import Visibility
 from ..engine.protocol import UNCHANGED
@@ -51,6 +51,7 @@ class Choose(AskOnce):
     distinct: bool                      # the options never share a label
     one_zone: bool                      # they are one zone's cards (filtered), each labelled its own way
     short_labels: bool                  # their labels known short at load: not measured (engine/labels.py)
+    label_type: str                     # the type their labels are bounded as (engine/labels.py held_type)
     var: str                            # the variable the choice is stored in
     typed: bool                         # the answer checked against the variable's declared type (variables.checked)
     then: Callable[..., Any] | None     # effects f(S, me, L) once chosen
@@ -70,7 +71,8 @@ class Choose(AskOnce):
         step.options = opts
         step.distinct = opts.distinct
         step.option_type = elem(opts.type)
-        step.short_labels = short_labels(step.option_type, opts, ctx.widest_label)   # (no fit asked: _offered)
+        step.label_type = held_type(opts)   # (any where made of a value of type any: its labels measured)
+        step.short_labels = short_labels(step.label_type, opts, ctx.widest_label)   # (no fit asked: _offered)
         step.one_zone = bool(step.option_type == CARD and ctx.unique_labels and opts.tree is not None
                              and _one_zone(opts.tree, ctx.names.zones))
         step.var = ctx.declare_as(main.get("as", "choice"), step.option_type, (*p, "as"), scope)
@@ -106,7 +108,7 @@ class Choose(AskOnce):
         """The options offered, as a tuple (each label once). Specialised: no card is ever twice in a
         zone, so one zone's cards, labelled each its own way, are distinct."""
         rules, typ = state_read('rules'), self.option_type
-        fit = options if self.short_labels else f"{rules}.fit({options}, {typ!r})"   # (engine/labels.py)
+        fit = options if self.short_labels else f"{rules}.fit({options}, {self.label_type!r})"   # (engine/labels.py)
         if self.distinct or self.one_zone and not g.plain:
             return f"tuple({fit})"
         return f"tuple({rules}.distinct({fit}, {typ!r}))"
@@ -224,6 +226,7 @@ class Simultaneous(Step):
     me_var: str | None                  # the variable holding 'me' where the step runs
     who: ExprFn                         # the seats asked
     options: ExprFn
+    label_type: str                     # the type their labels are bounded as (engine/labels.py held_type)
     var: str                            # the variable the choices (one per seat) are stored in
     typed: bool                         # each answer checked against the variable's element type (variables.checked)
     then: Callable[..., Any] | None     # effects f(S, me, L) once all have chosen
@@ -236,7 +239,7 @@ class Simultaneous(Step):
         step.who = ctx.expr(main.get("who", "players"), (*p, "who"), has_me=scope.has_me, expect=list_of(PLAYER))
         with ctx.asking(None):   # (each seat's options: me = that seat)
             step.options = opts = ctx.expr(main.get("options", "[]"), (*p, "options"), has_me=True, expect="list")
-        step.option_type = elem(opts.type)
+        step.option_type, step.label_type = elem(opts.type), held_type(opts)
         step.var = ctx.declare_as(main.get("as", "choice"), list_of(step.option_type), (*p, "as"), scope)
         step.typed = checked(ctx, step.var, list_of(elem(opts.proven)))   # (each answer, as Choose's: resolve)
         if step.typed:
@@ -253,7 +256,7 @@ class Simultaneous(Step):
 
     def options_of(self, S, seat) -> tuple:
         options = self.options(S, seat, None)
-        options = S.rules.fit(options, self.option_type)
+        options = S.rules.fit(options, self.label_type)
         return tuple(options) if self.options.distinct else tuple(S.rules.distinct(options, self.option_type))
 
     def run(self, S, frame):

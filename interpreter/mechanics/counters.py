@@ -11,7 +11,8 @@ Each emits Python lines into the effect list's function (building/effects.py) an
 from __future__ import annotations
 
 from ..engine.values import as_whole
-from ..expr.runtime import stored_source
+from ..errors import digits
+from ..expr.runtime import MAX_INT, stored_source
 from ..expr.types import INT, NUM, unproven
 from ..expr.names import slot, state_write, table_ref
 from .base import effect_kind
@@ -30,8 +31,20 @@ def take(em, amount: str, src: str, dst: str | None) -> str:
         em.line(f"{a} = max(0, min({stored_source(amount)}, {src}))")
     em.line(f"{src} -= {a}")
     if dst is not None:
-        em.line(f"{dst} += {a}")
+        bounded(em, dst, f"{dst} + {a}")   # (a: at least 0)
     return a
+
+
+def bounded(em, dst: str, value: str, rises: bool = True, name: str | None = None) -> None:
+    """Emit: counter ``dst`` set to ``value``, its own plus an amount, held to the 64 bits an
+    amount is held to (runtime._stored, ``a whole number beyond 64 bits``; four gains of 2^62
+    wrote a counter no saved state reloads), by way of the local ``name`` (a fresh one where not
+    given). Written into every gain: one comparison, where the amount never takes away
+    (``rises``), both ends else, and _stored called only to raise."""
+    n = name or em.fresh("_n")
+    em.line(f"{n} = {value}")
+    em.line(f"if {f'{n} > {MAX_INT}' if rises else f'not {-MAX_INT - 1} <= {n} <= {MAX_INT}'}: _stored({n})   # (raises)")
+    em.line(f"{dst} = {n}")
 
 
 # a gain's or a lose's amount (transfer says its own: at most this much), read by amount_of
@@ -81,7 +94,7 @@ def whole(fx, name, src: str, proven: str, written: bool = False) -> str:
     any, or made of one, may be a string, a fraction or none), as a saved state's counters are held
     to. A value of type int may be none too (a variable not set, ``first([])``): where it is written
     but a literal, checked alike (a gain's none fails at the sum)."""
-    if not unproven(proven, INT) and (not written or src.lstrip("-").isdigit()):
+    if not unproven(proven, INT) and (not written or digits(src, signed=True)):
         return src
     fx.ctx.names.namespace["_whole"] = as_whole
     return f"_whole({name!r}, {src})"
@@ -111,7 +124,7 @@ def e_gain(fx, em, spec, path, locals, has_me):
     else:
         a = em.fresh("_a")
         em.line(f"{a} = {stored_source(amount)}")
-        em.line(f"{dst} += {a}")
+        bounded(em, dst, f"{dst} + {a}", digits(amount))
     counter_event(fx, em, "gain", name, owner, a)
 
 

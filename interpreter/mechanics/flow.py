@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..expr.code import Const, shape
-from ..expr.types import BOOL, INT, PLAYER
+from ..expr.builtins import whole_number
+from ..expr.types import ANY, BOOL, INT, NUM, PLAYER, walked
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
 from ..engine.sight import reads_unseen
@@ -64,7 +65,7 @@ class Repeat(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         cls.check_declared(ctx, main, rest, path)
-        times = ctx.expr(main, (*path, "repeat"), has_me=scope.has_me, expect=INT)
+        times = whole_count(ctx, ctx.expr(main, (*path, "repeat"), has_me=scope.has_me, expect=INT), (*path, "repeat"))
         var = rest.get("as")
         if var is not None:
             var = ctx.declare_var(var, INT, (*path, "as"))
@@ -114,6 +115,23 @@ class Repeat(Step):
 
     def children(self):
         return [self.body]
+
+
+def whole_count(ctx, fn, path):
+    """A flow's seat or count (a turns' ``from:`` and ``rounds:``, a repeat's count, ``path``'s key)
+    held to a whole number, as a frame keeps it and a saved state's frames are held to: one of
+    type num (``rounds: "n / 2"``) is an error at load; one of type any, or made of one, is
+    checked where it is computed (expr/builtins.py ``whole_number``: 1.5 laps, or seat 0.5 asked
+    a decision, a located runtime error), its function compiled again with the check in it."""
+    if fn.type == NUM:
+        ctx.error(f"{path[-1]} is a whole number, and this may have a fraction: divide with //", path, "type")
+    if walked(fn.type, fn.proven) != ANY:
+        return fn
+    src = whole_number(ctx.compiler, fn.source, path[-1])
+    checked = ctx.compiler.to_function(src, f"{path[-1]}: {src[:40]}")
+    checked.__dict__.update({k: v for k, v in vars(fn).items() if k not in ("code", "body")})
+    checked.source = src
+    return checked
 
 
 def reads_hidden(step, S, *fns) -> tuple:
@@ -281,7 +299,7 @@ class Turns(Step):
         step.me_var = scope.me_var
         has_me = scope.has_me
         if "from" in spec:
-            step.start = ctx.expr(spec["from"], (*p, "from"), has_me=has_me, expect=PLAYER)
+            step.start = whole_count(ctx, ctx.expr(spec["from"], (*p, "from"), has_me=has_me, expect=PLAYER), (*p, "from"))
         order = spec.get("order", "clockwise")
         if order not in ("clockwise", "counterclockwise"):
             ctx.error(f"order is clockwise or counterclockwise, got {order!r}", (*p, "order"), "enum")
@@ -302,7 +320,7 @@ class Turns(Step):
             with ctx.asking(None):   # (each seat's key: me = that seat)
                 step.sort_by = ctx.expr(spec["sort_by"], (*p, "sort_by"), has_me=True, expect="num")
         if "rounds" in spec:
-            step.rounds = ctx.expr(spec["rounds"], (*p, "rounds"), has_me=has_me, expect=INT)
+            step.rounds = whole_count(ctx, ctx.expr(spec["rounds"], (*p, "rounds"), has_me=has_me, expect=INT), (*p, "rounds"))
         if "until" in spec:
             step.until = ctx.expr(spec["until"], (*p, "until"), has_me=has_me, expect=BOOL)
         if "skip" in spec:

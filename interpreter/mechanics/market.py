@@ -351,19 +351,29 @@ _memo_elements = 0          # what the entries of _SUMS_OF_BITS count together
 
 
 def _groups(items, key):
+    """The elements of ``items`` grouped by ``key``, the groups in the order of their first
+    elements; one group a key, keys told apart by type and value (``_group_key``)."""
     out: dict = {}
     for x in items:
-        k = key(x)
-        try:
-            out.setdefault(k, []).append(x)
-        except TypeError:                       # an unhashable key (a list): compare by value
-            out.setdefault(repr(k), []).append(x)
+        out.setdefault(_group_key(key(x)), []).append(x)
     return list(out.values())
 
 
+def _group_key(k):
+    """A group's key: one for equal values of one type, at every depth of a list (true, 1 and 1.0
+    are three keys, as ``[1]`` and ``'[1]'`` are two: no list is keyed by its text)."""
+    c = k.__class__
+    if c is list or c is tuple:
+        return list, tuple(map(_group_key, k))
+    if c is dict:
+        return dict, frozenset((name, _group_key(v)) for name, v in k.items())
+    return c, k
+
+
 def _groups_by(items, table):
-    """_groups() for a key that only looks a table up by the element (an attribute): the same
-    groups, without a key call an element."""
+    """_groups() for a key that only looks a table up by the element (an attribute), whose values
+    a dict tells apart as _groups does (``_keys_apart``): the same groups, without a key call an
+    element."""
     out: dict = {}
     try:
         for x in items:
@@ -376,6 +386,13 @@ def _groups_by(items, table):
     except TypeError:   # an unhashable value (or a lookup that fails): the general way says which
         return _groups(items, table.__getitem__)
     return list(out.values())
+
+
+def _keys_apart(table) -> bool:
+    """Whether a table's values, as keys of a dict, are told apart as _group_key tells them: no
+    truth or fraction beside another number (true and 1, 1 and 1.0: one key of a dict)."""
+    kinds = set(map(type, table))
+    return not ((bool in kinds or float in kinds) and len(kinds & {bool, int, float}) > 1)
 
 
 def b_combos(c, n, scope, args, kw):
@@ -442,6 +459,8 @@ def b_groups(c, n, scope, args, kw):
     var, s, t = keyed_arg(c, scope, kw, typ, coll=args[0])
     key = key_fn(var, s, c.plain)
     table = _looked_up(key)
+    if table is not None and not _keys_apart(c.names.namespace.get(table, (True, 1))):
+        table = None   # (its values keyed as _groups keys them)
     walked(c, n, c.size(args[0]), GROUP_WORK, "groups()")
     grouped_by(c, n, kw["by"], t, c.size(args[0]), "groups()")   # (a key that may be a list: written out)
     c.sized(n, c.size(args[0]))   # (no more groups than elements)

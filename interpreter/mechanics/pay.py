@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import BudgetExceeded, figure
 from ..expr.names import slot
-from ..expr.runtime import ExprRuntimeError
+from ..expr.runtime import ExprRuntimeError, stored
 from ..expr.types import INT, PLAYER
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
@@ -282,7 +282,7 @@ class Pay(Step):
         getattr(S, self.slots[name])[S.tm[who] if self.team.get(name) else who] -= 1   # (_key, in place)
         to = self.to.get(name)
         if to is not None:
-            S.set_counter(to, S.counter(to) + 1)
+            S.set_counter(to, stored(S.counter(to) + 1))   # (within 64 bits, as a gain's: counters.bounded)
         if k is None:
             frame[ANY_LEFT] -= 1
         else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .base import effect_kind
 from .contract import Key
-from .counters import amount_of
+from .counters import amount_of, bounded
 from .cards import owner_key
 from ..expr.names import counter_ref
 
@@ -33,11 +33,13 @@ def e_advance(fx, em, spec, path, locals, has_me):
     by = amount_of(fx, spec, path, locals, has_me, name, BY, "by:")   # (whole numbers, as the counter holds)
     old, new = em.fresh("_o"), em.fresh("_n")
     em.line(f"{old} = {dst}")
-    em.line(f"{new} = {old} + max(0, {by})")
-    if "max" in spec:
+    if "max" in spec:   # (at most its old value or the last space: within 64 bits, as amounts are)
+        em.line(f"{new} = {old} + max(0, {by})")
         top = amount_of(fx, spec, path, locals, has_me, name, LAST, "max:")
         em.line(f"{new} = max({old}, min({new}, {top}))")
-    em.line(f"{dst} = {new}")
+        em.line(f"{dst} = {new}")
+    else:
+        bounded(em, dst, f"{old} + max(0, {by})", name=new)
     if "stack" in spec:
         sname = spec["stack"]
         counters = fx.ctx.names.counters
@@ -51,6 +53,9 @@ def e_advance(fx, em, spec, path, locals, has_me):
             fx.ctx.error("stack: needs counters owned by each player or team", (*path, "stack"), "type")
             return
         key, by_team = owner
-        em.line(f"if {new} != {old}: {fx.writable(sname, False)}[{key}] = 1 + max({counter_ref(sname)})")
+        em.line(f"if {new} != {old}:")
+        em.depth += 1
+        bounded(em, f"{fx.writable(sname, False)}[{key}]", f"1 + max({counter_ref(sname)})")
+        em.depth -= 1
     fx.event(em, f"{{'ev': 'advance', 'counter': {name!r}, {owner_key('', owner)}'who': me, 'from': {old}, "
                  f"'to': {new}}}")

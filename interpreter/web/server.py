@@ -43,7 +43,7 @@ from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
-from ..errors import RulebookError, UsageError
+from ..errors import RulebookError, UsageError, digits
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from .connections import HEADERS, MAX_BODY, PER_CLIENT, TIMEOUT, WORKERS, Arrival, Server
 from .games import NotYours, Stale
@@ -235,7 +235,7 @@ def make_server(game, host: str = "127.0.0.1", port: int = 0, *, token: str | No
                 def view():
                     seat = game.seat_of(query.get("seat"), mine)
                     at = query.get("at") or "-1"          # -1: the latest position
-                    if not (at.isascii() and at.lstrip("-").isdigit()) or len(at) > 18:
+                    if not digits(at, signed=True) or len(at) > 18:
                         raise ValueError(f"at= is a position (a whole number), not {at[:20]!r}")
                     k = int(at)
                     return game.view(k if k >= 0 else len(game.positions) + k, seat)

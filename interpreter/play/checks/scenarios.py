@@ -180,7 +180,7 @@ def _whole(value, what: str) -> int:
         return value
     if isinstance(value, float) and value.is_integer():   # (not NaN, not an infinity)
         return int(value)
-    if isinstance(value, str) and digits(value.strip().lstrip("-")) and len(value) < 30:
+    if isinstance(value, str) and digits(value.strip(), signed=True) and len(value) < 30:
         return int(value)
     raise UsageError(f"{what}: {value!r} is not a whole number")
 
