@@ -395,6 +395,7 @@ class FlowWriter(Protocol):
     auto_forced: bool
     runs_on: bool       # a resolve may run the flow on past its own step (not plain, no forced moves)
     cards: int          # the cards of the game (known when built: written in)
+    rules: Any          # the ruleset the module is written for (its visibility: what a step's record may tell)
 
     def fn(self, fn) -> str: ...
     def run(self, step) -> str: ...
