@@ -325,6 +325,10 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
             rng.shuffle(cards)
     for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
+    # the world's own deal as every reader finds it, before any expression runs on the world (a
+    # belief, a step's recount, a trigger's value): sorted zones in order, each card's zone recorded
+    rules.keep_sorted(D)
+    reindex(D)   # (each card's zone and the views, where the ruleset records them)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
         step = rules.steps[frame[0]]   # among the options the world allows)
@@ -341,8 +345,6 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
         del kn[c]
     if D.vd:   # (what it saw and its world keeps; a playout keeps none: no knowledge)
         D.vd = voids.seen_by(D, seat) if D.kn is not None else ()
-    rules.keep_sorted(D)
-    reindex(D)   # (each card's zone, where the ruleset records it)
     # the game's seed and RNG would deal every hidden card again, and the chance to come: the
     # world gets its own, a secret of the searcher's generator (a whole number within 63 bits,
     # as a saved state's seed must be)
