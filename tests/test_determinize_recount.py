@@ -8,6 +8,8 @@ import random
 
 from fuzzing.lockstep import reference
 from helpers import load_text
+from interpreter.engine.sight import hidden_reads
+from interpreter.mechanics.passing import COUNT
 
 STASH = """
 game: stashed
@@ -85,3 +87,81 @@ def test_a_recount_reading_a_sorted_zone_reads_it_in_order(tmp_path):
                 hand = D.z["hand"][0]
                 assert hand == sorted(hand)
                 assert D.stack[-1][2][0] == 1 + int(D.rules.card_labels[hand[0]][1:])
+
+
+OWN = """
+game: own
+players: {min: 2, max: 2}
+counters:
+  gold: {owner: player, start: 40}
+  joker: {owner: player, start: 40}
+define:
+  h0: "hand[0]"
+components:
+  chip: {attributes: {n: 1..12}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+  discard: {visible: none}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 6}
+flow:
+  - STEP
+"""
+REPEAT = """repeat: "count(hand[0] where n > 6)"
+    steps:
+      - choose: {who: 0, options: "[1, 2]", as: g, prompt: go}
+      - move: {cards: "hand[0] where n > 6", count: 1, from: "hand[0]", to: discard}"""
+
+
+def _own(tmp_path, step: str) -> list:
+    rules = load_text(tmp_path, OWN.replace("STEP", step))
+    return [rules, reference(rules)]
+
+
+def _high(S, p: int) -> int:
+    return sum(1 for c in S.z["hand"][p] if int(S.rules.card_labels[c][1:]) > 6)
+
+
+def test_a_repeat_over_a_hand_its_seat_sees_keeps_its_count_in_that_seats_worlds(tmp_path):
+    # seat 0 saw hand[0] when the loop began: its worlds run the passes the game runs, though
+    # the high cards counted have left the hand since; seat 1's worlds count again, never fewer
+    # passes than those begun
+    low = 0
+    for rules in _own(tmp_path, REPEAT):
+        for seed in range(6):
+            S = rules.new_game(2, seed, knowledge=True)
+            if _high(S, 0) < 2:
+                continue
+            true = _high(S, 0)   # (the passes the loop runs)
+            S.apply_index(0)   # one pass run: a high card gone to the discard
+            assert next(f for f in S.stack if len(f) == 3)[1:] == [2, true]
+            for D in _worlds(S, 0, 4):
+                assert next(f for f in D.stack if len(f) == 3)[1:] == [2, true]
+            for D in _worlds(S, 1, 8):
+                done, times = next(f for f in D.stack if len(f) == 3)[1:]
+                assert times == max(done, _high(D, 0)) and done == 2
+                low += _high(D, 0) < done
+    assert low   # (some world's hand holds fewer high cards than passes begun)
+
+
+def test_a_pass_count_over_the_givers_own_hand_keeps_its_count_in_its_worlds(tmp_path):
+    for rules in _own(tmp_path, 'pass: {from: hand, to: "left(me)", count: "count(hand[0] where n > 6)"}'):
+        for seed in range(6):
+            S = rules.new_game(2, seed, knowledge=True)
+            frame = S.stack[-1]
+            if S.current_player() != 0 or frame[COUNT] < 2:
+                continue
+            true = frame[COUNT]
+            S.apply(next(o for o in S.legal_actions() if int(o[1:]) > 6))   # a high card put aside
+            assert all(D.stack[-1][COUNT] == true for D in _worlds(S, 0, 4))
+
+
+def test_a_define_of_a_zone_counted_reads_no_card(tmp_path):
+    rules = load_text(tmp_path, OWN.replace("STEP", 'pay: {who: 0, costs: {gold: "count(h0) + 1"}, joker: joker}'))
+    pay = next(s for s in rules.steps if s.kind == "pay")
+    assert hidden_reads(rules, pay.cost_fns[0]) == frozenset()
+    rules = load_text(tmp_path, OWN.replace("STEP", 'pay: {who: 0, costs: {gold: "count(h0 where n > 6) + count(me.hand) + count(discard)"}, joker: joker}'))
+    pay = next(s for s in rules.steps if s.kind == "pay")
+    assert hidden_reads(rules, pay.cost_fns[0]) == frozenset({("hand", 0)})

@@ -45,9 +45,11 @@ variables the seat sees are kept, and so is a private variable it knows (above);
 (each step's ``hidden_values``, after the beliefs): a simultaneous choice's other choices drawn
 among the options the world allows, a pick's cards picked so far that the seat cannot place
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
-seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
-or hidden counter counted again on the world's (one of zones: the one read when the loop
-started), a when-trigger's last value asked again; the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
+seats still to play; a pass's givers and count, a pay's units owed) that read a private variable,
+a hidden counter or the cards of a zone instance the seat does not see counted again on the
+world's (engine/sight.py ``unseen_by``; what the seat saw, the one read when the loop started),
+a when-trigger's last value asked again, each on the world's own deal (its sorted zones in order,
+its record of each card's zone made first); the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
 position the rules never reach) is dealt again (``determinize``). A hand the seat saw fail to
 follow is dealt none of the cards it was shown to lack (engine/voids.py: ``S.vd``, kept with
 ``S.kn`` and dropped for a hand any card enters, which ``know`` sees).

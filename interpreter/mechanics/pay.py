@@ -33,6 +33,7 @@ from ..expr.types import INT, PLAYER
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
 from ..engine.loop import over_budget
+from ..engine.sight import unseen_by
 from .base import WHO, Step, step_kind
 from .flow import reads_hidden
 from .contract import Key
@@ -296,15 +297,17 @@ class Pay(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): the units owed, read when the
-        payer was, where an amount read a private variable, a hidden counter or a hidden zone's
-        cards (``costs: {gold: "_price"}``; flow.reads_hidden), are counted again on the world's values, less what has been paid of them.
+        payer was, where an amount read a private variable, a hidden counter or the cards of a
+        zone instance the seat does not see (``costs: {gold: "_price"}``; flow.reads_hidden,
+        engine/sight.py ``unseen_by``), are counted again on the world's values, less what has
+        been paid of them.
         A cost paid before the unit asked stays paid (the seat saw the payment go past it); the
         one asked owes one unit at least (the seat sees it asked), the others none at least.
         Where the world cannot count an amount (a private number it holds as none), that least."""
         if frame[PAYER] is None:   # (nothing read yet: read on the world's values when it starts)
             return
         fns = (*self.cost_fns, self.any)
-        hidden = reads_hidden(self, S, *fns)
+        hidden = [unseen_by(S, reads, seat, frame[PAYER]) for reads in reads_hidden(self, S, *fns)]
         if not any(hidden):
             return
         left = [*frame[LEFT], frame[ANY_LEFT]]
