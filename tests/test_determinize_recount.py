@@ -8,8 +8,11 @@ import random
 
 from fuzzing.lockstep import reference
 from helpers import load_text
+from interpreter.engine import knowledge
 from interpreter.engine.sight import hidden_reads
-from interpreter.mechanics.passing import COUNT
+from interpreter.errors import GameError
+from interpreter.mechanics.passing import COUNT, GIVERS
+from interpreter.play.agents import choose, make_agents
 
 STASH = """
 game: stashed
@@ -165,3 +168,60 @@ def test_a_define_of_a_zone_counted_reads_no_card(tmp_path):
     rules = load_text(tmp_path, OWN.replace("STEP", 'pay: {who: 0, costs: {gold: "count(h0 where n > 6) + count(me.hand) + count(discard)"}, joker: joker}'))
     pay = next(s for s in rules.steps if s.kind == "pay")
     assert hidden_reads(rules, pay.cost_fns[0]) == frozenset({("hand", 0)})
+
+
+PASSED_ANY = """
+game: passany
+players: {min: 2, max: 2}
+components:
+  chip: {attributes: {n: 1..12}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+vars:
+  odd: {type: any, start: ODD}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 3}
+flow:
+  - pass: {from: hand, to: "left(me)", count: 1, players: "players if count(hand[0] where n > 9) == 0 else odd"}
+scoring:
+  categories:
+    n: "0"
+"""
+
+
+def test_givers_a_world_counts_that_are_no_seats_go_in_the_tables_order(tmp_path):
+    # the real hand[0] holds no card above 9; a world of seat 1 that deals it one counts the givers
+    # as odd, which holds no seat: the seats in table order, never an error
+    for odd in ("[[0, 1]]", "[x]", "[5]"):
+        rules = load_text(tmp_path, PASSED_ANY.replace("ODD", odd))
+        for ruleset in (rules, reference(rules)):
+            worlds = 0
+            for seed in range(40):
+                try:
+                    S = ruleset.new_game(2, seed, knowledge=True)
+                except GameError:   # (this deal's hand[0] holds a card above 9: the real game stops)
+                    continue
+                if S.current_player() != 0:
+                    continue
+                S.apply_index(0)   # seat 0 gave: seat 1 asked
+                for D in _worlds(S, 1, 10):
+                    assert list(D.stack[-1][GIVERS]) == [0, 1]
+                    worlds += any(int(D.rules.card_labels[c][1:]) > 9 for c in D.z["hand"][0])
+                if worlds:
+                    break
+            assert worlds
+
+
+def test_a_world_that_cannot_be_built_never_stops_a_search_agent(tmp_path, monkeypatch):
+
+    def no_deal(*args, **kwargs):
+        raise GameError("cannot determinize: no deal of the hidden cards into the zones' holds")
+    rules = load_text(tmp_path, STASH.replace("COST", "1"))
+    S = rules.new_game(2, 0, knowledge=True)
+    monkeypatch.setattr(knowledge, "_dealt", no_deal)
+    for spec in ("ismcts:iterations=5", "greedy:samples=2", "rollouts:n=2"):
+        agent = make_agents(spec + ",random", 2, 0)[0]
+        assert 0 <= choose(agent, S, 0) < len(S.legal_actions())
+        assert getattr(agent, "failures", 5) == 5   # (the search's iterations: each a world that broke)

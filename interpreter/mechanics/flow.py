@@ -140,19 +140,21 @@ def seats_again(seq, pos: int, recount, rest, n: int) -> list:
     world's values that have not played (a seat that played this lap does not play again; one
     the world leaves out after it played stays where it played). ``rest``: the seats still to
     play where which seats they are read no hidden value (then only their order is made again;
-    None: the set too). Where the world cannot count (a private value it holds as none), the
-    seats in table order: those of ``rest``, else every seat that has not played; never the
-    true order."""
+    None: the set too). Where the world cannot count (a private value it holds as none) or counts
+    what is no seat (a value of type any holding a list, a number past the table), the seats in
+    table order: those of ``rest``, else every seat that has not played; never the true order."""
     played = list(seq[:pos])
     gone = set(played)   # (a lap may hold MAX_COST seats: each asked once, not looked for along the list)
-    try:
+    try:   # (the count, and the seats it gives looked up: a value of type any may hold lists)
         order = list(recount())
+        if not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n for p in order):   # (no seat)
+            raise ValueError(order)
+        if rest is not None:   # (stable: seats the world's order lacks last)
+            rank = {p: i for i, p in enumerate(order)}
+            return [*played, *sorted(rest, key=lambda p: rank.get(p, len(rank)))]
+        return [*played, *(p for p in order if p not in gone)]
     except Exception:   # noqa: BLE001 - any failure of the count: the table's order, which hides nothing
         return [*played, *(sorted(rest) if rest is not None else (p for p in range(n) if p not in gone))]
-    if rest is not None:   # (stable: seats the world's order lacks last)
-        rank = {p: i for i, p in enumerate(order)}
-        return [*played, *sorted(rest, key=lambda p: rank.get(p, len(rank)))]
-    return [*played, *(p for p in order if p not in gone)]
 
 
 class _Loop(Step):
