@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from fuzzing.lockstep import reference
 from helpers import load_text
 from interpreter.engine import knowledge
+from interpreter.engine.invariants import weight
 from interpreter.engine.sight import hidden_reads
 from interpreter.errors import GameError
 from interpreter.mechanics.passing import COUNT, GIVERS
@@ -225,3 +228,53 @@ def test_a_world_that_cannot_be_built_never_stops_a_search_agent(tmp_path, monke
         agent = make_agents(spec + ",random", 2, 0)[0]
         assert 0 <= choose(agent, S, 0) < len(S.legal_actions())
         assert getattr(agent, "failures", 5) == 5   # (the search's iterations: each a world that broke)
+
+
+DEAR = """
+game: dear
+players: {min: 2, max: 2}
+vars:
+  g: card
+  l: {type: "list[int]", start: []}
+  _k: {type: int, start: 0}
+components:
+  chip: {attributes: {n: 1..30}, label: "c{n}"}
+zones:
+  deck: {visible: none, start: [chip]}
+  hand: {owner: player, visible: owner}
+setup:
+  - shuffle: deck
+  - deal: {from: deck, to: hand, count: 8}
+  - set: {_k: 5}
+flow:
+  - repeat: "count(l as a where count(1..15 where it == a) > 0) + count(hand[0] where n > 3) % 2 + 1"
+    steps: [{choose: {who: 0, options: "hand[0] where _k == 5", as: g, prompt: go}}]
+scoring:
+  categories:
+    n: "0"
+"""
+
+
+def test_the_worlds_dealt_are_fewer_where_their_recounts_may_cost_much(tmp_path, monkeypatch):
+    # the repeat's count, read of hand[0]'s cards, is counted again in each of seat 1's worlds: it
+    # may take 520,000 operations (a filter over a list variable weighed at 10,000 elements; empty
+    # here), so WORLD_WORK affords 30 deals, not TRIES; none lets seat 0 be asked again (its
+    # options read _k, which the worlds reset): the determinization says so after them
+    rules = load_text(tmp_path, DEAR)
+    repeat = next(s for s in rules.steps if s.kind == "repeat")
+    afforded = knowledge.WORLD_WORK // weight(repeat.times)
+    assert afforded == 30 < knowledge.TRIES, afforded
+    dealt, deals = knowledge._dealt, []
+
+    def counted(*args):
+        deals.append(1)
+        return dealt(*args)
+    monkeypatch.setattr(knowledge, "_dealt", counted)
+    for ruleset in (rules, reference(rules)):
+        S = ruleset.new_game(2, 0, knowledge=True)
+        del deals[:]
+        with pytest.raises(GameError, match=f"no deal of the hidden cards in {afforded} lets seat 0"):
+            S.determinize(1, random.Random(0))
+        assert len(deals) == afforded
+        del deals[:]
+        assert S.determinize(0, random.Random(0)).stack[-1] == S.stack[-1] and len(deals) == 1   # (its own: one deal)

@@ -158,8 +158,9 @@ def unplaced_cards(S, seat: int) -> set:
 
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
 WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariants (docs/agents.md)
-# the invariants' worst-case operations (their weights: invariants.weight) a determinization may
-# ask in all, over its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,352) and more
+# the worst-case operations (weights: invariants.weight) a determinization may spend checking its
+# worlds, their invariants and the values counted again on them (docs/security.md): WORLD_TRIES
+# askings of Go Fish's invariants (300,352) and more
 WORLD_WORK = 16 * MAX_COST
 # the flaw of a world dealt without what the table saw of hands that could not follow (engine/voids.py)
 VOIDS_FLAW = "a hand seen to hold none of some cards (a void): no deal of the hidden cards keeps it"
@@ -184,11 +185,20 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     would pass ``WORLD_WORK`` operations by their cost bounds (seldom all of them where the real
     state keeps the invariants; always where it breaks one too); then the last of them is kept
     as it is, and the text of the invariant it breaks is appended to ``flaws`` when given. The
-    invariants asked are those that read nothing the world replaces by beliefs (``_asked``)."""
-    invariants, tries = _asked(S, seat)
+    invariants asked are those that read nothing the world replaces by beliefs (``_asked``).
+
+    Where a world counts values again (the running steps' recounts, the when-triggers' values:
+    ``_dealt``), what they weigh is part of each world's checks: both ``WORLD_TRIES`` and
+    ``TRIES`` are then as many as ``WORLD_WORK`` affords for the invariants and the recounts
+    together (``_afforded``), one deal at least."""
+    invariants, tries, checks = _asked(S, seat)
+    spent: list = []   # what the first world's recounts weigh: each deal's (``_dealt``)
+    D, deals = _dealt(S, seat, rng, flaws, spent), TRIES
+    if spent and spent[0]:   # the world's checks, recounts and invariants, within WORLD_WORK: fewer deals where dear
+        tries, deals = _afforded(WORLD_TRIES, checks + spent[0]) if invariants else 1, _afforded(TRIES, checks + spent[0])
     if S.dec is None or S.dec[0] == seat:
-        for _ in range(tries):
-            D = _dealt(S, seat, rng, flaws)
+        for k in range(tries):
+            D = _dealt(S, seat, rng, flaws) if k else D
             broken = first_broken(D, invariants) if invariants else None
             if broken is None:
                 return D
@@ -196,8 +206,8 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     asker, step = S.dec[0], S.stack[-1][0]
     shown = other = flawed = None
     worlds = 0   # worlds dealt that break an invariant
-    for _ in range(TRIES):
-        D = _dealt(S, seat, rng, flaws)
+    for k in range(deals):
+        D = _dealt(S, seat, rng, flaws) if k else D
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
@@ -225,7 +235,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
         return other
     if flawed is not None:
         return _flawed(*flawed, flaws)
-    raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
+    raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {deals} lets seat "
                     f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
 
 
@@ -234,19 +244,26 @@ def _asked(S, seat: int) -> tuple:
     replace by beliefs (engine/beliefs.py ``replaced``: a counter tied to hidden cards, reset,
     need not agree with the cards dealt) and hand the state to no helper; and how many worlds
     may be asked them: ``WORLD_TRIES``, fewer where their weights together (engine/invariants.py
-    ``weight``: a cost bound and a call), that many times, would pass ``WORLD_WORK`` (one at least); kept by the ruleset for the team assignment and
-    the seat."""
+    ``weight``: a cost bound and a call), that many times, would pass ``WORLD_WORK`` (one at
+    least); and their weight together. Kept by the ruleset for the team assignment and the seat."""
     rules = S.rules
     if not rules.invariants:
-        return (), 1
+        return (), 1, 0
     kept, key = rules.start_values, ("invariants", S.members, seat)
     found = kept.get(key)
     if found is None:
         gone = replaced(rules, S.members, seat)
         asked = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
         work = sum(weight(entry[0]) for entry in asked)
-        found = kept[key] = (asked, max(1, min(WORLD_TRIES, WORLD_WORK // max(work, 1))) if asked else 1)
+        found = kept[key] = (asked, _afforded(WORLD_TRIES, work) if asked else 1, work)
     return found
+
+
+def _afforded(most: int, work: int) -> int:
+    """How many worlds a determinization may deal and check where checking one weighs ``work``
+    (engine/invariants.py ``weight``, summed: its invariants, its recounts): ``most``, fewer where
+    that many would pass ``WORLD_WORK``; one at least."""
+    return max(1, min(most, WORLD_WORK // max(work, 1)))
 
 
 def _reads(fn, names: frozenset) -> bool:
@@ -266,10 +283,12 @@ def _flawed(D, broken, flaws: list | None):
     return D
 
 
-def _dealt(S, seat: int, rng, flaws: list | None = None):
+def _dealt(S, seat: int, rng, flaws: list | None = None, work: list | None = None):
     """A copy of ``S`` with the cards ``seat`` cannot place dealt again (its pending question
     not asked again), none into a hand the seat saw go without it (engine/voids.py; where no deal
-    can keep that, a crafted state, the deal without it, noted once in ``flaws``)."""
+    can keep that, a crafted state, the deal without it, noted once in ``flaws``). ``work``, when
+    given, receives what the values counted again on the world weigh (the steps' recounts and the
+    when-triggers' values: the same for every deal of one state for one seat)."""
     D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
@@ -332,16 +351,19 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
     rules.keep_sorted(D)
     reindex(D)   # (each card's zone and the views, where the ruleset records them)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
+    spent = 0
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
         step = rules.steps[frame[0]]   # among the options the world allows)
         try:
-            step.hidden_values(D, frame, seat, rng)
+            spent += step.hidden_values(D, frame, seat, rng) or 0
         except GameError:
             raise
         except Exception as e:   # noqa: BLE001 - located at the step, never an internal error
             e.rulebook_step = step   # type: ignore[attr-defined]
             raise located(D, e) from None
-    rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
+    spent += rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
+    if work is not None:
+        work.append(spent)
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]

@@ -10,6 +10,7 @@ from ..expr.code import Const, shape
 from ..expr.types import BOOL, INT, PLAYER
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
+from ..engine.invariants import weight
 from ..engine.sight import hidden_reads, unseen_by
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
@@ -94,12 +95,13 @@ class Repeat(Step):
         state to count them as they were)."""
         me = self.me(S, self.me_var)
         if not unseen_by(S, reads_hidden(self, S, self.times)[0], seat, me):
-            return
+            return 0
         try:
             times = self.times(S, me, None)
         except Exception:   # noqa: BLE001 - any failure of the count: no pass after this one
             times = None
         frame[TIMES] = max(times, frame[DONE]) if times.__class__ is int else frame[DONE]
+        return weight(self.times)
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
@@ -333,7 +335,7 @@ class Turns(Step):
         never fewer than the lap running (none counted: the lap running is the last); a lap's
         order that read one (``sort_by: "power[me]"``, ``players:``, ``from:``) is made again
         there (``seats_again``)."""
-        me = self.me(S, self.me_var)
+        me, work = self.me(S, self.me_var), 0
         rounds, start, who, sort_by = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
         if self.rounds is not None and frame[LAP_LIMIT] is not None and unseen_by(S, rounds, seat, me):
             try:
@@ -341,10 +343,13 @@ class Turns(Step):
             except Exception:   # noqa: BLE001 - any failure of the count: no lap after this one
                 laps = None
             frame[LAP_LIMIT] = max(laps, frame[LAPS] + 1) if laps.__class__ is int else frame[LAPS] + 1
+            work += weight(self.rounds)
         who = unseen_by(S, who, seat, me)
         if who or unseen_by(S, start, seat, me) or unseen_by(S, sort_by, seat, None):   # (sort_by: each seat's key)
             seq, pos = frame[ORDER], frame[POS]   # (the seats still to play: counted again where players: read it)
             frame[ORDER] = seats_again(seq, pos, lambda: self.order(S), None if who else seq[pos:], S.n)
+            work += sum(weight(fn) * k for fn, k in ((self.start, 1), (self.who, 1), (self.sort_by, S.n)) if fn is not None)
+        return work
 
     def order(self, S):
         me = self.me(S, self.me_var)

@@ -16,6 +16,7 @@ from ..expr.names import item_read, own_call, state_add, state_read, state_write
 from ..engine.capacity import check
 from ..engine import frames
 from ..engine.frames import listof, row, seat, whole
+from ..engine.invariants import weight
 from ..engine.knowledge import know
 from ..engine.sight import unseen_by
 from .base import Step, checked_seat, step_kind
@@ -183,6 +184,7 @@ class Pass(Step):
         me = self.me(S, self.me_var)
         who, count = reads_hidden(self, S, self.who, self.count)
         who, count = unseen_by(S, who, seat, me), unseen_by(S, count, seat, me)
+        work = (weight(self.who) if who else 0) + (weight(self.count) if count else 0)
         if who:
             givers = frame[GIVERS]
             frame[GIVERS] = seats_again(givers, min(frame[GIVER] + 1, len(givers)), lambda: self.who(S, me, None),
@@ -194,6 +196,7 @@ class Pass(Step):
             except Exception:   # noqa: BLE001 - any failure of the count: the least the seat saw
                 n = None
             frame[COUNT] = max(n, least) if n.__class__ is int else least
+        return work
 
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""

@@ -32,6 +32,7 @@ from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
+from ..engine.invariants import weight
 from ..engine.loop import over_budget
 from ..engine.sight import unseen_by
 from .base import WHO, Step, step_kind
@@ -305,11 +306,11 @@ class Pay(Step):
         one asked owes one unit at least (the seat sees it asked), the others none at least.
         Where the world cannot count an amount (a private number it holds as none), that least."""
         if frame[PAYER] is None:   # (nothing read yet: read on the world's values when it starts)
-            return
+            return 0
         fns = (*self.cost_fns, self.any)
         hidden = [unseen_by(S, reads, seat, frame[PAYER]) for reads in reads_hidden(self, S, *fns)]
         if not any(hidden):
-            return
+            return 0
         left = [*frame[LEFT], frame[ANY_LEFT]]
         owed = frame[OWED] if len(frame) > OWED else left   # (a state saved without them: nothing paid)
         asked = next((k for k, n in enumerate(left) if n > 0), None) if S.dec is not None else None
@@ -326,6 +327,7 @@ class Pay(Step):
             now.append(max(n - (was - had), least) if n.__class__ is int else least)
         frame[LEFT], frame[ANY_LEFT] = now[:-1], now[-1]   # (replaced, never mutated)
         frame[OWED:] = [[n + was - had for n, was, had in zip(now, owed, left)]]   # (a frame saved without it: added)
+        return sum(weight(fn) for fn, read in zip(fns, hidden) if read)
 
     asks = True
 
