@@ -278,3 +278,12 @@ def test_the_worlds_dealt_are_fewer_where_their_recounts_may_cost_much(tmp_path,
         assert len(deals) == afforded
         del deals[:]
         assert S.determinize(0, random.Random(0)).stack[-1] == S.stack[-1] and len(deals) == 1   # (its own: one deal)
+
+
+def test_a_pay_cost_checked_where_it_starts_weighs_what_its_expression_does(tmp_path):
+    # a cost of type any is wrapped in the check that it is a whole number: the wrapper weighs
+    # its expression's bound, not MAX_COST (which would cut every such pay's worlds to 15 deals)
+    text = OWN.replace("define:", "vars:\n  x: {type: any, start: 1}\ndefine:")
+    rules = load_text(tmp_path, text.replace("STEP", 'pay: {who: 0, costs: {gold: "x + count(hand[0] where n > 6)"}, joker: joker}'))
+    fn = next(s for s in rules.steps if s.kind == "pay").cost_fns[0]
+    assert fn.__name__ == "checked" and weight(fn) < 1000

@@ -27,6 +27,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import BudgetExceeded, figure
+from ..expr.limits import MAX_COST
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError
 from ..expr.types import INT, PLAYER
@@ -367,5 +368,6 @@ def _whole_cost(ctx, name, fn, path):
 
     def checked(S, me, L):
         return as_whole(name, fn(S, me, L), subject)
-    checked.access, checked.tree = fn.access, fn.tree   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
+    # (what it reads, reads_hidden, and weighs, a world's recount: engine/invariants.py weight)
+    checked.access, checked.tree, checked.work = fn.access, fn.tree, getattr(fn, "work", MAX_COST)   # type: ignore[attr-defined]
     return checked
