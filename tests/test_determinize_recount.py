@@ -287,3 +287,21 @@ def test_a_pay_cost_checked_where_it_starts_weighs_what_its_expression_does(tmp_
     rules = load_text(tmp_path, text.replace("STEP", 'pay: {who: 0, costs: {gold: "x + count(hand[0] where n > 6)"}, joker: joker}'))
     fn = next(s for s in rules.steps if s.kind == "pay").cost_fns[0]
     assert fn.__name__ == "checked" and weight(fn) < 1000
+
+
+def test_a_turns_rounds_counted_again_never_end_before_the_lap_running(tmp_path):
+    step = 'turns: {rounds: "count(hand[0] where n > 6)", steps: [{choose: {options: "[1, 2]", as: g, prompt: go}}]}'
+    short = 0
+    loaded = load_text(tmp_path, OWN.replace("STEP", step).replace("count: 6", "count: 4"))   # (4 cards in the deck)
+    for rules in (loaded, reference(loaded)):
+        for seed in range(8):
+            S = rules.new_game(2, seed, knowledge=True)
+            if _high(S, 0) < 3:
+                continue
+            for _ in range(5):   # two laps and seat 0's turn of the third
+                S.apply_index(0)
+            for D in _worlds(S, 1, 8):
+                laps, limit = next(f for f in D.stack if len(f) == 5)[3:]
+                assert laps == 2 and limit == max(_high(D, 0), laps + 1), (laps, limit)
+                short += _high(D, 0) < laps + 1
+    assert short
