@@ -244,7 +244,7 @@ def _fitting(pool, slots):
 
 
 def test_a_deal_into_nested_holds_makes_every_fitting_deal_equally_likely():
-    from interpreter.engine.knowledge import _deal
+    from interpreter.engine.dealing import deal as _deal
     fitting = _fitting([0, 1, 2, 3], NESTED)
     assert len(fitting) == 4          # a's other card and b share the first places, or b takes place 1
     rng = random.Random(7)
@@ -255,7 +255,7 @@ def test_a_deal_into_nested_holds_makes_every_fitting_deal_equally_likely():
 
 
 def test_a_deal_into_holds_that_overlap_without_nesting_still_fits():
-    from interpreter.engine.knowledge import _deal
+    from interpreter.engine.dealing import deal as _deal
     kinds = ["a", "b", "c", "c"]
     slots = [([], 2, frozenset("ac")), ([], 2, frozenset("bc"))]   # {0} and {1}, c fits both, a-b apart
     rng = random.Random(3)
@@ -269,7 +269,7 @@ def test_a_deal_into_holds_that_overlap_without_nesting_still_fits():
 
 def test_more_cards_of_a_component_than_places_that_hold_it_is_a_clear_error():
     from interpreter.errors import GameError
-    from interpreter.engine.knowledge import _deal
+    from interpreter.engine.dealing import deal as _deal
     kinds = ["c", "c", "a", "a"]   # two c cards; one place holds only c, the other anything
     with pytest.raises(GameError, match="do not fit the hidden zones' holds"):
         _deal([0, 1, 2, 3], [([], 1, frozenset("c")), ([], 3, frozenset("a"))], kinds, None, random.Random(1))

@@ -10,7 +10,7 @@ import random
 from fuzzing.lockstep import reference
 from helpers import load_text
 from interpreter.engine.sight import reads_unseen
-from interpreter.mechanics.flow import seats_again
+from interpreter.mechanics.recounts import seats_again
 from interpreter.mechanics.passing import COUNT, GIVERS
 
 HIDDEN = """
@@ -105,7 +105,8 @@ def test_a_repeat_counting_hidden_cards_runs_the_worlds_count(tmp_path):
             S = rules.new_game(4, seed, knowledge=True)
             assert _high(S, 0) > 0 and S.current_player() == 1
             counts = [(next(f for f in D.stack if len(f) == 3)[2], _high(D, 0)) for D in _worlds(S, 1, 6)]
-            assert all(a == b for a, b in counts) and {a for a, _ in counts} != {_high(S, 0)}, counts
+            # (never fewer passes than the one begun: a world whose hand holds no high card runs it)
+            assert all(a == max(b, 1) for a, b in counts) and {a for a, _ in counts} != {_high(S, 0)}, counts
 
 
 def test_what_an_expression_reads_of_a_hidden_zone_tells_its_count_from_its_cards(tmp_path):

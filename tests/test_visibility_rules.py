@@ -375,7 +375,7 @@ def test_a_live_game_shows_its_client_only_its_human_seats_and_the_spectator_s_v
 def test_hidden_cards_are_dealt_into_overlapping_holds_each_where_it_may_be():
     """Holds that overlap without nesting (a in 0 or 1, b in 1 or 2, c in 2 or 0) are dealt by
     tries (engine/knowledge.py): every deal puts each card where its zone may hold it."""
-    from interpreter.engine.knowledge import _deal
+    from interpreter.engine.dealing import deal as _deal
     kinds = ["a", "b", "c"]
     slots = [([], 1, frozenset("ac")), ([], 1, frozenset("ab")), ([], 1, frozenset("bc"))]
     rng = random.Random(2)

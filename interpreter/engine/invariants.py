@@ -15,10 +15,11 @@ INVARIANT_CALL = 20
 
 
 def weight(fn) -> int:
-    """What asking one invariant (its compiled condition ``fn``) weighs, in worst-case operations:
-    its condition's cost bound (``MAX_COST`` where none is known) and ``INVARIANT_CALL``. The
-    bound of them all together (``MAX_INVARIANTS_WORK``, building/invariant_cost.py) and the
-    worlds a determinization may ask them of (``WORLD_WORK``, engine/knowledge.py) count it."""
+    """What asking one invariant (its compiled condition ``fn``), or counting again one value a
+    running step read (a step's ``hidden_values``), weighs, in worst-case operations: the
+    expression's cost bound (``MAX_COST`` where none is known) and ``INVARIANT_CALL``. The bound
+    of the invariants all together (``MAX_INVARIANTS_WORK``, building/invariant_cost.py) and the
+    worlds a determinization may deal and check (``WORLD_WORK``, engine/knowledge.py) count it."""
     return getattr(fn, "work", MAX_COST) + INVARIANT_CALL
 
 

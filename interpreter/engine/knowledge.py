@@ -45,9 +45,11 @@ variables the seat sees are kept, and so is a private variable it knows (above);
 (each step's ``hidden_values``, after the beliefs): a simultaneous choice's other choices drawn
 among the options the world allows, a pick's cards picked so far that the seat cannot place
 named among the world's cards where they went, a repeat's count (a turns step's laps, its lap's
-seats still to play; a pass's givers and count, a pay's units owed) that read a private variable
-or hidden counter counted again on the world's (one of zones: the one read when the loop
-started), a when-trigger's last value asked again; the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
+seats still to play; a pass's givers and count, a pay's units owed) that read a private variable,
+a hidden counter or the cards of a zone instance the seat does not see counted again on the
+world's (engine/sight.py ``unseen_by``; what the seat saw, the one read when the loop started),
+a when-trigger's last value asked again, each on the world's own deal (its sorted zones in order,
+its record of each card's zone made first); the count of steps run starts again at 0. A world that breaks one of the ruleset's ``invariants:`` (a
 position the rules never reach) is dealt again (``determinize``). A hand the seat saw fail to
 follow is dealt none of the cards it was shown to lack (engine/voids.py: ``S.vd``, kept with
 ``S.kn`` and dropped for a hand any card enters, which ``know`` sees).
@@ -58,6 +60,7 @@ from __future__ import annotations
 from ..errors import GameError
 from ..expr.limits import MAX_COST
 from .beliefs import believed, replaced
+from .dealing import deal
 from .invariants import first_broken, weight
 from .layout import reindex
 from .loop import located, reask
@@ -163,8 +166,9 @@ def unplaced_cards(S, seat: int) -> set:
 
 TRIES = 200   # deals tried for a world where another seat's pending question can be asked
 WORLD_TRIES = 50   # worlds dealt again where they break the ruleset's invariants (docs/agents.md)
-# the invariants' worst-case operations (their weights: invariants.weight) a determinization may
-# ask in all, over its worlds (docs/security.md): WORLD_TRIES askings of Go Fish's (300,352) and more
+# the worst-case operations (weights: invariants.weight) a determinization may spend checking its
+# worlds, their invariants and the values counted again on them (docs/security.md): WORLD_TRIES
+# askings of Go Fish's invariants (300,352) and more
 WORLD_WORK = 16 * MAX_COST
 # the flaw of a world dealt without what the table saw of hands that could not follow (engine/voids.py)
 VOIDS_FLAW = "a hand seen to hold none of some cards (a void): no deal of the hidden cards keeps it"
@@ -189,11 +193,20 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     would pass ``WORLD_WORK`` operations by their cost bounds (seldom all of them where the real
     state keeps the invariants; always where it breaks one too); then the last of them is kept
     as it is, and the text of the invariant it breaks is appended to ``flaws`` when given. The
-    invariants asked are those that read nothing the world replaces by beliefs (``_asked``)."""
-    invariants, tries = _asked(S, seat)
+    invariants asked are those that read nothing the world replaces by beliefs (``_asked``).
+
+    Where a world counts values again (the running steps' recounts, the when-triggers' values:
+    ``_dealt``), what they weigh is part of each world's checks: both ``WORLD_TRIES`` and
+    ``TRIES`` are then as many as ``WORLD_WORK`` affords for the invariants and the recounts
+    together (``_afforded``), one deal at least."""
+    invariants, tries, checks = _asked(S, seat)
+    spent: list = []   # what the first world's recounts weigh: each deal's (``_dealt``)
+    D, deals = _dealt(S, seat, rng, flaws, spent), TRIES
+    if spent and spent[0]:   # the world's checks, recounts and invariants, within WORLD_WORK: fewer deals where dear
+        tries, deals = _afforded(WORLD_TRIES, checks + spent[0]) if invariants else 1, _afforded(TRIES, checks + spent[0])
     if S.dec is None or S.dec[0] == seat:
-        for _ in range(tries):
-            D = _dealt(S, seat, rng, flaws)
+        for k in range(tries):
+            D = _dealt(S, seat, rng, flaws) if k else D
             broken = first_broken(D, invariants) if invariants else None
             if broken is None:
                 return D
@@ -201,8 +214,8 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
     asker, step = S.dec[0], S.stack[-1][0]
     shown = other = flawed = None
     worlds = 0   # worlds dealt that break an invariant
-    for _ in range(TRIES):
-        D = _dealt(S, seat, rng, flaws)
+    for k in range(deals):
+        D = _dealt(S, seat, rng, flaws) if k else D
         try:
             reask(D)   # another seat's question may read what was dealt again
         except GameError:
@@ -230,7 +243,7 @@ def determinize(S, seat: int, rng, flaws: list | None = None):
         return other
     if flawed is not None:
         return _flawed(*flawed, flaws)
-    raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {TRIES} lets seat "
+    raise GameError(f"cannot determinize for seat {seat}: no deal of the hidden cards in {deals} lets seat "
                     f"{asker} be asked {S.prompt()!r} again (what the flow revealed of its cards is too narrow)")
 
 
@@ -239,19 +252,26 @@ def _asked(S, seat: int) -> tuple:
     replace by beliefs (engine/beliefs.py ``replaced``: a counter tied to hidden cards, reset,
     need not agree with the cards dealt) and hand the state to no helper; and how many worlds
     may be asked them: ``WORLD_TRIES``, fewer where their weights together (engine/invariants.py
-    ``weight``: a cost bound and a call), that many times, would pass ``WORLD_WORK`` (one at least); kept by the ruleset for the team assignment and
-    the seat."""
+    ``weight``: a cost bound and a call), that many times, would pass ``WORLD_WORK`` (one at
+    least); and their weight together. Kept by the ruleset for the team assignment and the seat."""
     rules = S.rules
     if not rules.invariants:
-        return (), 1
+        return (), 1, 0
     kept, key = rules.start_values, ("invariants", S.members, seat)
     found = kept.get(key)
     if found is None:
         gone = replaced(rules, S.members, seat)
         asked = tuple(entry for entry in rules.invariants if not _reads(entry[0], gone))
         work = sum(weight(entry[0]) for entry in asked)
-        found = kept[key] = (asked, max(1, min(WORLD_TRIES, WORLD_WORK // max(work, 1))) if asked else 1)
+        found = kept[key] = (asked, _afforded(WORLD_TRIES, work) if asked else 1, work)
     return found
+
+
+def _afforded(most: int, work: int) -> int:
+    """How many worlds a determinization may deal and check where checking one weighs ``work``
+    (engine/invariants.py ``weight``, summed: its invariants, its recounts): ``most``, fewer where
+    that many would pass ``WORLD_WORK``; one at least."""
+    return max(1, min(most, WORLD_WORK // max(work, 1)))
 
 
 def _reads(fn, names: frozenset) -> bool:
@@ -271,10 +291,12 @@ def _flawed(D, broken, flaws: list | None):
     return D
 
 
-def _dealt(S, seat: int, rng, flaws: list | None = None):
+def _dealt(S, seat: int, rng, flaws: list | None = None, work: list | None = None):
     """A copy of ``S`` with the cards ``seat`` cannot place dealt again (its pending question
     not asked again), none into a hand the seat saw go without it (engine/voids.py; where no deal
-    can keep that, a crafted state, the deal without it, noted once in ``flaws``)."""
+    can keep that, a crafted state, the deal without it, noted once in ``flaws``). ``work``, when
+    given, receives what the values counted again on the world weigh (the steps' recounts and the
+    when-triggers' values: the same for every deal of one state for one seat)."""
     D = S.clone().own_all()   # (a search plays it on: most of its lists would be copied one by one)
     rules = D.rules
     bit = 1 << seat
@@ -314,11 +336,11 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
     pool.sort()           # the same order whatever the hidden arrangement, then shuffled
     banned = voids.banned(D, seat, slots) if D.vd and D.kn is not None else None
     try:
-        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng, banned=banned)
+        dealt, mixed = deal(pool, slots, rules.cards.kinds, rules.card_labels, rng, banned=banned)
     except GameError:
         if banned is None:
             raise
-        dealt, mixed = _deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)   # (a crafted state: flawed)
+        dealt, mixed = deal(pool, slots, rules.cards.kinds, rules.card_labels, rng)   # (a crafted state: flawed)
         if flaws is not None and VOIDS_FLAW not in flaws:
             flaws.append(VOIDS_FLAW)
     for i, ((cards, _, _), got, shuffled) in enumerate(zip(slots, dealt, ordered)):
@@ -332,24 +354,29 @@ def _dealt(S, seat: int, rng, flaws: list | None = None):
             rng.shuffle(cards)
     for (step, frame, _n), got in zip(held, dealt[len(slots) - len(held):]):
         step.put_hidden_cards(D, frame, seat, got)
+    # the world's own deal as every reader finds it, before any expression runs on the world (a
+    # belief, a step's recount, a trigger's value): sorted zones in order, each card's zone recorded
+    rules.keep_sorted(D)
+    reindex(D)   # (each card's zone and the views, where the ruleset records them)
     believed(D, seat, rng)   # the counters and private variables it cannot see (engine/beliefs.py)
+    spent = 0
     for frame in D.stack:   # secrets held in frames (a simultaneous choice's other choices, drawn
         step = rules.steps[frame[0]]   # among the options the world allows)
         try:
-            step.hidden_values(D, frame, seat, rng)
+            spent += step.hidden_values(D, frame, seat, rng) or 0
         except GameError:
             raise
         except Exception as e:   # noqa: BLE001 - located at the step, never an internal error
             e.rulebook_step = step   # type: ignore[attr-defined]
             raise located(D, e) from None
-    rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
+    spent += rules.triggers.recheck(D)   # what a when-trigger saw of the hidden values: seen again in the world
+    if work is not None:
+        work.append(spent)
     D.steps = 0   # (the steps the game ran tell how long loops over hidden values ran: the world's count its own)
     for c in kn.keys() & pool if kn else ():   # nobody knows where the cards dealt again are
         del kn[c]
     if D.vd:   # (what it saw and its world keeps; a playout keeps none: no knowledge)
         D.vd = voids.seen_by(D, seat) if D.kn is not None else ()
-    rules.keep_sorted(D)
-    reindex(D)   # (each card's zone, where the ruleset records it)
     # the game's seed and RNG would deal every hidden card again, and the chance to come: the
     # world gets its own, a secret of the searcher's generator (a whole number within 63 bits,
     # as a saved state's seed must be)
@@ -362,115 +389,3 @@ def _may_shuffle(rules, zone: str) -> bool:
     """Whether a ``shuffle`` effect of the ruleset may name ``zone``: any zone where one names a
     zone load cannot tell (a declared effect's parameter; recorded as it is compiled)."""
     return zone in rules.shuffled or None in rules.shuffled
-
-
-def _deal(pool: list, slots: list, kinds, labels, rng, tries: int = 50,
-          banned: list | None = None) -> tuple[list[list], frozenset]:
-    """The pool dealt into the slots at random, each slot taking exactly its number of cards and
-    only cards of the components it can hold; and the slots whose cards are already in a
-    uniformly random order (a cut of one shuffled set: shuffling them again changes nothing
-    of the deal's distribution).
-
-    When the sets of slots the components fit are nested or apart (every slot holds every
-    card; or a pile holds anything, hands all but one component, a third place fewer still),
-    every fitting deal is equally likely: the cards that fit fewest slots take random places
-    among them first (``_deal_nested``). Otherwise the cards that fit fewest slots go first,
-    each to a slot chosen in proportion to the room it has left; the real deal is one that
-    fits, so a few tries find one.
-
-    ``banned``: for each slot, the cards it may not take (engine/voids.py): each card's class is
-    then its component and the slots that ban it, dealt as the components are."""
-    fit: dict = {}   # component -> the slots that may hold it
-    for kind in {kinds[c] for c in pool}:
-        fit[kind] = frozenset(i for i, (_, _, holds) in enumerate(slots) if holds is None or kind in holds)
-        if not fit[kind]:   # the real deal fits, unless a card sits where no hidden zone may hold it
-            c = next(c for c in pool if kinds[c] == kind)
-            raise GameError(f"cannot determinize: card {labels[c]!r} is hidden where no hidden zone's holds: "
-                            "lists it (a state patched, or a ruleset that moves it where it may not be)")
-    if banned is not None:
-        kinds, fit = voids.classes(pool, kinds, fit, banned)
-    if _nested(set(fit.values())):
-        dealt = _deal_nested(pool, slots, fit, kinds, rng)
-        if dealt is None:
-            raise GameError("cannot determinize: the hidden cards do not fit the hidden zones' holds: "
-                            "more cards of some components than places that may hold them")
-        return dealt
-    out = _deal_tried(pool, slots, fit, kinds, rng, tries)
-    if out is None:
-        raise GameError(f"cannot determinize: no deal of the hidden cards into the zones' holds: found in {tries} tries")
-    return out, frozenset()
-
-
-def _nested(sets) -> bool:
-    """Whether any two of the sets are nested or disjoint (a laminar family)."""
-    sets = list(sets)
-    return all(not (a & b) or a <= b or b <= a for i, a in enumerate(sets) for b in sets[i + 1:])
-
-
-def _deal_nested(pool, slots, fit, kinds, rng):
-    """A uniform deal when the fitting sets nest: the cards of the smallest set first, at random
-    places among the room left in it (a group that fills its room exactly: shuffled and cut).
-    What one group takes leaves the same room to the sets around it wherever it went, so every
-    fitting deal is equally likely. With the deal, the places that took a cut of one shuffled
-    group and nothing else. None when the cards cannot fit (then none can)."""
-    sets = set(fit.values())
-    groups: dict
-    if len(sets) == 1:   # every card fits the same places (the pool is sorted: the groups too)
-        groups = {sets.pop(): pool}
-    else:
-        groups = {}
-        for c in pool:
-            groups.setdefault(fit[kinds[c]], []).append(c)
-    room = [n for _, n, _ in slots]
-    out: list = [[] for _ in slots]
-    sources = [0] * len(slots)   # how many groups each place took cards from
-    cut = set()                  # places that took a cut of a shuffled group: their order is random
-    for places in sorted(groups, key=lambda f: (len(f), sorted(f))):
-        cards, order = groups[places], sorted(places)
-        left = sum(room[i] for i in order)
-        if len(cards) > left:
-            return None
-        if len(cards) == left:
-            cards = cards[:]
-            rng.shuffle(cards)
-            at = 0
-            for i in order:
-                if room[i]:
-                    out[i] += cards[at:at + room[i]]
-                    at += room[i]
-                    room[i] = 0
-                    sources[i] += 1
-                    cut.add(i)
-            continue
-        spots = [i for i in order for _ in range(room[i])]
-        for c, i in zip(cards, rng.sample(spots, len(cards))):
-            out[i].append(c)
-            room[i] -= 1
-            sources[i] += 1
-    return out, frozenset(i for i in cut if sources[i] == 1)
-
-
-def _deal_tried(pool, slots, fit, kinds, rng, tries):
-    """A deal found by placing the least fitting cards first (None after ``tries`` failures)."""
-    places = {kind: sorted(f) for kind, f in fit.items()}   # (in slot order)
-    for _ in range(tries):
-        cards = pool[:]
-        rng.shuffle(cards)
-        fits = [places[kinds[c]] for c in cards]
-        order = sorted(range(len(cards)), key=lambda k: len(fits[k]))   # (stable: ties stay shuffled)
-        room = [n for _, n, _ in slots]
-        out: list = [[] for _ in slots]
-        for k in order:
-            open_ = [i for i in fits[k] if room[i]]
-            if not open_:
-                break
-            pick = rng.randrange(sum(room[i] for i in open_))
-            for i in open_:
-                pick -= room[i]
-                if pick < 0:
-                    break
-            out[i].append(cards[k])
-            room[i] -= 1
-        else:
-            return out
-    return None

@@ -48,12 +48,24 @@ def reads_public(rules, reads, zones: bool = True) -> bool:
 
 def reads_unseen(rules, fn) -> bool:
     """Whether the compiled expression ``fn`` reads what not every seat sees: a private variable,
-    a counter not every seat sees, or the cards of a zone not every seat sees. How many cards a
-    zone holds every seat sees (engine/visibility.py): a zone read only for its count
-    (``count(hand[0])``, ``count(p.hand)``: the whole argument of ``count``) reads nothing hidden,
-    a zone read for its cards does (``count(hand[0] where n > 6)``, ``top(hand)``, ``c in hand``).
-    Told from the expression's tree (``fn.tree``), a define's tree read where the define is named;
-    without a tree, a zone not every seat sees is read for its cards."""
+    a counter not every seat sees, or the cards of a zone not every seat sees (``hidden_reads``)."""
+    return bool(hidden_reads(rules, fn))
+
+
+def hidden_reads(rules, fn):
+    """What the compiled expression ``fn`` reads that not every seat sees: False for nothing;
+    True where it reads a private variable, a counter not every seat sees, or what cannot be
+    told (no record of its reads, a helper's call); else the instances of zones not every seat
+    sees that it reads for their cards, as (zone, whose) pairs: ``whose`` an index written in
+    (``hand[0]``), ``"me"`` (``hand``, ``me.hand``, ``hand[me]``) or None (a shared zone; of an
+    owned zone, an index the expression works out: every instance). How many cards a zone holds
+    every seat sees (engine/visibility.py): a zone read only for its count (``count(hand[0])``,
+    ``count(p.hand)``: the whole argument of ``count``, or a define whose text is such a zone,
+    ``count(h0)`` with ``h0: "hand[0]"``) reads nothing hidden, a zone read for its cards does
+    (``count(hand[0] where n > 6)``, ``top(hand)``, ``c in hand``). Told from the expression's
+    tree (``fn.tree``), a define's tree read where the define is named; without a tree, every
+    instance of a zone not every seat sees is read for its cards. ``unseen_by`` says which
+    seats a read hides from."""
     access = getattr(fn, "access", None)
     if access is None or not reads_public(rules, access, zones=False):
         return True
@@ -61,37 +73,102 @@ def reads_unseen(rules, fn) -> bool:
     hidden = {name for kind, name in access.names if kind == "z" and not vis.zone_public(name)}
     if not hidden:
         return False
-    return not hidden <= _counted_only(getattr(fn, "tree", None), rules.data.get("define") or {})
+    tree = getattr(fn, "tree", None)
+    if not isinstance(tree, Tree):
+        return frozenset((name, None) for name in hidden)
+    try:
+        counted, read = _zone_reads(tree, rules.data.get("define") or {}, hidden, rules.zone_owner)
+    except ExprError:   # (a define that does not parse fails the load: never met here)
+        return True
+    # (a hidden zone the record names that the tree never names: read for its cards, every instance)
+    read |= {(name, None) for name in hidden if name not in counted and all(z != name for z, _ in read)}
+    return frozenset(read)
 
 
-def _counted_only(tree, defines: dict) -> set:
-    """The names ``tree`` (with the defines it names, expanded) reads only as what ``count`` counts
-    (``count(NAME)``, ``count(NAME[i])``, ``count(x.NAME)``), never otherwise; none for no tree."""
+def unseen_by(S, reads, seat: int, me) -> bool:
+    """Whether ``seat`` cannot see all that an expression reads (``reads``: ``hidden_reads``),
+    where the expression's ``me`` is ``me`` (None: each seat in turn). A seat that sees every
+    zone instance the expression reads for its cards (its own hand where it reads ``hand[me]``)
+    knows the value as the game read it; visibility of an instance to a seat never changes."""
+    if reads is True or reads is False:
+        return reads
+    seen = S.rules.visibility.seen(S.members)
+    kinds, bit = S.rules.zone_owner, 1 << seat
+    for zone, whose in reads:
+        kind = kinds.get(zone)
+        if whose == "me":
+            whose = None if type(me) is not int or kind not in ("player", "team") else S.tm[me] if kind == "team" else me
+        if not seen.zone_seers(zone, whose if kind in ("player", "team") else None) & bit:
+            return True
+    return False
+
+
+def _zone_reads(tree, defines: dict, zones: set, owners: dict) -> tuple[set, set]:
+    """The names of ``zones`` that ``tree`` (with the defines it names, expanded) reads as what
+    ``count`` counts (``count(NAME)``, ``count(NAME[i])``, ``count(x.NAME)``, a define of such a
+    zone counted), and the (zone, whose) pairs it reads otherwise (``hidden_reads``)."""
     counted: set = set()
-    other: set = set()
-    seen: set = set()
-    stack = [tree] if isinstance(tree, Tree) else []
+    read: set = set()
+    seen: set = set()   # (define, whether counted): each expanded once as each
+    stack = [tree]
     while stack:
         node = stack.pop()
         ref = _counted(node)
+        if ref is not None and str(ref[0]) in defines and not ref[1] and isinstance(node.children[1].children[0], Tree) \
+                and node.children[1].children[0].data == "name":   # count(DEFINE): the define's text counted
+            tree_of = _define(defines, str(ref[0]), True, seen)
+            if tree_of is not None:
+                stack.append(Tree("call", [node.children[0], Tree("args", [tree_of])]))
+            continue
         if ref is not None:   # count(NAME), count(NAME[i]), count(x.NAME): the name counted, the rest read
             counted.add(str(ref[0]))
             stack += ref[1]
-            names = [ref[0]]
-        else:
-            stack += [child for child in node.children if isinstance(child, Tree)]
-            names = [child for k, child in enumerate(node.children) if isinstance(child, Token) and child.type == "NAME"
-                     and not (node.data == "call" and k == 0)]   # (a function's name: no zone)
-            other.update(map(str, names))
-        for token in names:
-            name = str(token)
-            if name in defines and name not in seen:
-                seen.add(name)
-                try:
-                    stack.append(parse(as_expr(defines[name])))
-                except ExprError:   # (a define that does not parse fails the load: never met here)
-                    return set()
-    return counted - other
+            continue
+        whose = _instance(node, zones, owners)
+        if whose is not None:   # a zone's instance read for its cards (its index, x read besides)
+            read.add(whose[0])
+            stack += whose[1]
+            continue
+        stack += [child for child in node.children if isinstance(child, Tree)]
+        for k, child in enumerate(node.children):
+            if not isinstance(child, Token) or child.type != "NAME" or (node.data == "call" and k == 0):
+                continue   # (a function's name: no zone)
+            name = str(child)
+            if name in zones:
+                read.add((name, None))
+            elif name in defines:
+                tree_of = _define(defines, name, False, seen)
+                if tree_of is not None:
+                    stack.append(tree_of)
+    return counted, read
+
+
+def _define(defines: dict, name: str, as_counted: bool, seen: set):
+    """The tree of define ``name``, once for each way it is read (None after)."""
+    if (name, as_counted) in seen:
+        return None
+    seen.add((name, as_counted))
+    return parse(as_expr(defines[name]))   # (a define that does not parse fails the load: ExprError here is
+                                           # hidden_reads' to answer)
+
+
+def _instance(node, zones: set, owners: dict):
+    """Where ``node`` names an instance of one of ``zones`` (``NAME``, ``NAME[i]``, ``x.NAME``):
+    ((zone, whose), the trees it reads besides); else None."""
+    if node.data == "name" and isinstance(node.children[0], Token) and str(node.children[0]) in zones:
+        name = str(node.children[0])
+        return (name, "me" if owners.get(name) in ("player", "team") else None), []
+    if node.data == "index" and isinstance(node.children[0], Tree) and node.children[0].data == "name" \
+            and str(node.children[0].children[0]) in zones:
+        name, at = str(node.children[0].children[0]), node.children[1]
+        if isinstance(at, Tree) and at.data == "int_":
+            return (name, int(str(at.children[0]))), []
+        return (name, "me" if _is_me(at) else None), [at] if isinstance(at, Tree) else []
+    if node.data == "attr" and isinstance(node.children[-1], Token) and str(node.children[-1]) in zones \
+            and len(node.children) == 2:
+        held = node.children[0]
+        return (str(node.children[-1]), "me" if _is_me(held) else None), [held] if isinstance(held, Tree) else []
+    return None
 
 
 def _counted(node):
@@ -106,6 +183,10 @@ def _counted(node):
         return None
     rest = (*held.children[:-1], *(arg.children[1:] if arg is not held else ()))
     return held.children[-1], [child for child in rest if isinstance(child, Tree)]
+
+
+def _is_me(node) -> bool:
+    return isinstance(node, Tree) and node.data == "name" and str(node.children[0]) == "me"
 
 
 def told_seers(rules, ev: dict) -> int:

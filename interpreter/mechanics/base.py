@@ -206,9 +206,10 @@ class Step:
     def put_hidden_cards(self, S, frame, player, cards) -> None:
         """Put back, in the order ``hidden_cards`` gave them, the cards a determinization dealt."""
 
-    def hidden_values(self, S, frame, seat, rng) -> None:
-        """Replace, in this running step's frame, what ``seat`` may not know (choices other
-        seats made in secret) with values drawn from ``rng``, for a determinization."""
+    def hidden_values(self, S, frame, seat, rng) -> int | None:
+        """Replace, in this running step's frame, what ``seat`` may not know (choices other seats
+        made in secret) with values drawn from ``rng``, for a determinization; what the expressions
+        it counted again weigh (engine/invariants.py ``weight``: the world's checks), None: none."""
 
     def reask(self, S, frame) -> None:
         """Forget a pending question so that run() asks it again (after a state patch)."""

@@ -11,7 +11,9 @@ from ..expr.builtins import whole_number
 from ..expr.types import ANY, BOOL, INT, NUM, PLAYER, walked
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
-from ..engine.sight import reads_unseen
+from ..engine.invariants import weight
+from ..engine.sight import unseen_by
+from .recounts import reads_hidden, seats_again
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
 from .contract import Key, players_key, key_names
 from .tricks import MAX_ROTATED, rotations
@@ -86,19 +88,22 @@ class Repeat(Step):
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): a count that read a private
         variable, a counter not every seat sees (``repeat: "_secret"``) or the cards of a zone
-        not every seat sees (``count(hand[0] where n > 6)``) is counted again on what the world
-        holds of them; one that cannot be counted there (a private number the world holds as
-        none) ends with the pass running. A count of how many cards zones hold
-        (``count(hand[0])``: every seat sees it) stays the flow's own reading, made when the
-        loop started: the zones may hold other cards now, and the world holds no earlier state
-        to count them as they were."""
-        if not reads_hidden(self, S, self.times)[0]:
-            return
+        instance the seat does not see (``count(hand[0] where n > 6)`` for any seat but 0:
+        ``unseen_by``) is counted again on what the world holds of them now, never below the
+        passes begun; one that cannot be counted there (a private number the world holds as none)
+        ends with the pass running. A seat that sees every zone instance the count read knows
+        it: the count stays the flow's own, read when the loop started, as does a count of how
+        many cards zones hold (``count(hand[0])``: every seat sees it; the world holds no earlier
+        state to count them as they were)."""
+        me = self.me(S, self.me_var)
+        if not unseen_by(S, reads_hidden(self, S, self.times)[0], seat, me):
+            return 0
         try:
-            times = self.times(S, self.me(S, self.me_var), None)
+            times = self.times(S, me, None)
         except Exception:   # noqa: BLE001 - any failure of the count: no pass after this one
             times = None
-        frame[TIMES] = times if times.__class__ is int else frame[DONE]
+        frame[TIMES] = max(times, frame[DONE]) if times.__class__ is int else frame[DONE]
+        return weight(self.times)
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):",
@@ -132,42 +137,6 @@ def whole_count(ctx, fn, path):
     checked.__dict__.update({k: v for k, v in vars(fn).items() if k not in ("code", "body")})
     checked.source = src
     return checked
-
-
-def reads_hidden(step, S, *fns) -> tuple:
-    """For each of a step's expressions (None: not written), whether it reads what not every
-    seat sees (engine/sight.py ``reads_unseen``): a private variable, a hidden counter, the cards
-    of a hidden zone; what a determinization counts again on the world's values
-    (engine/knowledge.py). A zone read only for how many cards it holds is not counted: every
-    seat sees that, and what it held when the step read it the world does not hold. Found once
-    for a ruleset (a search deals worlds again and again)."""
-    kept = step.hidden_kept
-    if kept is None or kept[0] is not S.rules:
-        kept = step.hidden_kept = (S.rules, tuple(fn is not None and reads_unseen(S.rules, fn) for fn in fns))
-    return kept[1]
-
-
-def seats_again(seq, pos: int, recount, rest, n: int) -> list:
-    """The seats a step goes through in turn (a lap's order, a pass's givers) made again in a
-    determinization, where what made them read a private variable or a hidden counter. The
-    seats before ``pos`` have played, the one whose turn runs with them: every seat saw them
-    play, so they keep their places. After them come the seats ``recount()`` gives on the
-    world's values that have not played (a seat that played this lap does not play again; one
-    the world leaves out after it played stays where it played). ``rest``: the seats still to
-    play where which seats they are read no hidden value (then only their order is made again;
-    None: the set too). Where the world cannot count (a private value it holds as none), the
-    seats in table order: those of ``rest``, else every seat that has not played; never the
-    true order."""
-    played = list(seq[:pos])
-    gone = set(played)   # (a lap may hold MAX_COST seats: each asked once, not looked for along the list)
-    try:
-        order = list(recount())
-    except Exception:   # noqa: BLE001 - any failure of the count: the table's order, which hides nothing
-        return [*played, *(sorted(rest) if rest is not None else (p for p in range(n) if p not in gone))]
-    if rest is not None:   # (stable: seats the world's order lacks last)
-        rank = {p: i for i, p in enumerate(order)}
-        return [*played, *sorted(rest, key=lambda p: rank.get(p, len(rank)))]
-    return [*played, *(p for p in order if p not in gone)]
 
 
 class _Loop(Step):
@@ -341,20 +310,26 @@ class Turns(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py), as a repeat's: laps to run that
-        read a private variable, a hidden counter or a hidden zone's cards (``rounds:
-        "_secret"``) are counted again on the world's values (none counted: the lap running is
-        the last); a lap's order that read one (``sort_by: "power[me]"``, ``players:``,
-        ``from:``) is made again there (``seats_again``)."""
-        rounds, *ordered = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
-        if rounds and self.rounds is not None and frame[LAP_LIMIT] is not None:
+        read a private variable, a hidden counter or the cards of a zone instance the seat does
+        not see (``rounds: "_secret"``; ``unseen_by``) are counted again on the world's values,
+        never fewer than the lap running (none counted: the lap running is the last); a lap's
+        order that read one (``sort_by: "power[me]"``, ``players:``, ``from:``) is made again
+        there (``seats_again``)."""
+        me, work = self.me(S, self.me_var), 0
+        rounds, start, who, sort_by = reads_hidden(self, S, self.rounds, self.start, self.who, self.sort_by)
+        if self.rounds is not None and frame[LAP_LIMIT] is not None and unseen_by(S, rounds, seat, me):
             try:
-                laps = self.rounds(S, self.me(S, self.me_var), None)
+                laps = self.rounds(S, me, None)
             except Exception:   # noqa: BLE001 - any failure of the count: no lap after this one
                 laps = None
-            frame[LAP_LIMIT] = laps if laps.__class__ is int else frame[LAPS] + 1
-        if any(ordered):   # (the seats still to play: counted again where players: read a hidden value)
-            seq, pos = frame[ORDER], frame[POS]
-            frame[ORDER] = seats_again(seq, pos, lambda: self.order(S), None if ordered[1] else seq[pos:], S.n)
+            frame[LAP_LIMIT] = max(laps, frame[LAPS] + 1) if laps.__class__ is int else frame[LAPS] + 1
+            work += weight(self.rounds)
+        who = unseen_by(S, who, seat, me)
+        if who or unseen_by(S, start, seat, me) or unseen_by(S, sort_by, seat, None):   # (sort_by: each seat's key)
+            seq, pos = frame[ORDER], frame[POS]   # (the seats still to play: counted again where players: read it)
+            frame[ORDER] = seats_again(seq, pos, lambda: self.order(S), None if who else seq[pos:], S.n)
+            work += sum(weight(fn) * k for fn, k in ((self.start, 1), (self.who, 1), (self.sort_by, S.n)) if fn is not None)
+        return work
 
     def order(self, S):
         me = self.me(S, self.me_var)

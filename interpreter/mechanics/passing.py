@@ -16,10 +16,12 @@ from ..expr.names import item_read, own_call, state_add, state_read, state_write
 from ..engine.capacity import check
 from ..engine import frames
 from ..engine.frames import listof, row, seat, whole
+from ..engine.invariants import weight
 from ..engine.knowledge import know
+from ..engine.sight import unseen_by
 from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
-from .flow import reads_hidden, seats_again
+from .recounts import reads_hidden, seats_again
 
 if TYPE_CHECKING:
     from ..expr.compiler import ExprFn
@@ -170,17 +172,19 @@ class Pass(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): the givers and the count read
-        when the pass started, where they read a private variable, a hidden counter or a hidden
-        zone's cards (flow.reads_hidden), are made again on the world's values. The givers that have given, and the one asked, keep their
-        places, the others are those the world counts (flow.seats_again); the count is the
-        world's, never fewer than the seat saw given (the most cards a giver has put aside, one
-        more than the giver asked has): where the world cannot count it (a private number it
-        holds as none), that least. A count of how many cards zones hold is the one read when the
-        pass started (as a repeat's)."""
-        who, count = reads_hidden(self, S, self.who, self.count)
-        if not (who or count):
-            return
+        when the pass started, where they read a private variable, a hidden counter or the cards
+        of a zone instance the seat does not see (recounts.reads_hidden, engine/sight.py
+        ``unseen_by``), are made again on the world's values. The givers that have given, and
+        the one asked, keep their places, the others are those the world counts
+        (recounts.seats_again); the count is the world's, never fewer than the seat saw given (the
+        most cards a giver has put aside, one more than the giver asked has): where the world
+        cannot count it (a private number it holds as none), that least. A count of how many
+        cards zones hold, or one read of zones the seat sees, is the one read when the pass
+        started (as a repeat's)."""
         me = self.me(S, self.me_var)
+        who, count = reads_hidden(self, S, self.who, self.count)
+        who, count = unseen_by(S, who, seat, me), unseen_by(S, count, seat, me)
+        work = (weight(self.who) if who else 0) + (weight(self.count) if count else 0)
         if who:
             givers = frame[GIVERS]
             frame[GIVERS] = seats_again(givers, min(frame[GIVER] + 1, len(givers)), lambda: self.who(S, me, None),
@@ -192,6 +196,7 @@ class Pass(Step):
             except Exception:   # noqa: BLE001 - any failure of the count: the least the seat saw
                 n = None
             frame[COUNT] = max(n, least) if n.__class__ is int else least
+        return work
 
     def observe(self, S, frame, player):
         """A giver knows the cards they have put aside; nobody sees anyone else's."""

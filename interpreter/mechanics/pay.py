@@ -27,12 +27,15 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import BudgetExceeded, figure
+from ..expr.limits import MAX_COST
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError, stored
 from ..expr.types import INT, PLAYER
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
+from ..engine.invariants import weight
 from ..engine.loop import over_budget
+from ..engine.sight import unseen_by
 from .base import WHO, Step, step_kind
 from .flow import reads_hidden
 from .contract import Key
@@ -296,17 +299,19 @@ class Pay(Step):
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): the units owed, read when the
-        payer was, where an amount read a private variable, a hidden counter or a hidden zone's
-        cards (``costs: {gold: "_price"}``; flow.reads_hidden), are counted again on the world's values, less what has been paid of them.
+        payer was, where an amount read a private variable, a hidden counter or the cards of a
+        zone instance the seat does not see (``costs: {gold: "_price"}``; recounts.reads_hidden,
+        engine/sight.py ``unseen_by``), are counted again on the world's values, less what has
+        been paid of them.
         A cost paid before the unit asked stays paid (the seat saw the payment go past it); the
         one asked owes one unit at least (the seat sees it asked), the others none at least.
         Where the world cannot count an amount (a private number it holds as none), that least."""
         if frame[PAYER] is None:   # (nothing read yet: read on the world's values when it starts)
-            return
+            return 0
         fns = (*self.cost_fns, self.any)
-        hidden = reads_hidden(self, S, *fns)
+        hidden = [unseen_by(S, reads, seat, frame[PAYER]) for reads in reads_hidden(self, S, *fns)]
         if not any(hidden):
-            return
+            return 0
         left = [*frame[LEFT], frame[ANY_LEFT]]
         owed = frame[OWED] if len(frame) > OWED else left   # (a state saved without them: nothing paid)
         asked = next((k for k, n in enumerate(left) if n > 0), None) if S.dec is not None else None
@@ -323,6 +328,7 @@ class Pay(Step):
             now.append(max(n - (was - had), least) if n.__class__ is int else least)
         frame[LEFT], frame[ANY_LEFT] = now[:-1], now[-1]   # (replaced, never mutated)
         frame[OWED:] = [[n + was - had for n, was, had in zip(now, owed, left)]]   # (a frame saved without it: added)
+        return sum(weight(fn) for fn, read in zip(fns, hidden) if read)
 
     asks = True
 
@@ -362,5 +368,6 @@ def _whole_cost(ctx, name, fn, path):
 
     def checked(S, me, L):
         return as_whole(name, fn(S, me, L), subject)
-    checked.access, checked.tree = fn.access, fn.tree   # type: ignore[attr-defined]  # (what it reads: reads_hidden)
+    # (what it reads, reads_hidden, and weighs, a world's recount: engine/invariants.py weight)
+    checked.access, checked.tree, checked.work = fn.access, fn.tree, getattr(fn, "work", MAX_COST)   # type: ignore[attr-defined]
     return checked

@@ -19,6 +19,7 @@ than MAX_CHAIN is a runtime error.
 """
 from __future__ import annotations
 
+from ..engine.invariants import weight
 from ..engine.loop import over_budget
 from ..engine.sight import reads_public
 from ..errors import raised_in, tag_origin
@@ -223,10 +224,11 @@ class Triggers:
                       f"    {var_write(key, 'False', memory=True)}"]
         return [pad + line for line in lines]
 
-    def recheck(self, S) -> None:
+    def recheck(self, S) -> int:
         """The last value each when-trigger keeps, asked again on ``S`` where its condition reads
         what not every seat sees (a determinized world, engine/knowledge.py: the kept one was the
-        true game's); none (never checked) where the world cannot answer it."""
+        true game's); none (never checked) where the world cannot answer it. What they weigh
+        (engine/invariants.py ``weight``, each seat's asking of one per seat)."""
         kept = self.hidden_when   # (found once for a ruleset: a search deals worlds again and again)
         if kept is None or kept[0] is not S.rules:
             kept = self.hidden_when = (S.rules, tuple(w for w in self.when if not reads_public(S.rules, w[1].access)))
@@ -236,6 +238,7 @@ class Triggers:
             except Exception:   # noqa: BLE001 - a value the world holds as none: as never checked
                 now = None
             S.set_var(key, now)
+        return sum(weight(w[1]) * (S.n if w[3] else 1) for w in kept[1])
 
     def hooks_may(self, zone: str, what: str) -> bool:
         """Whether a card entering ``zone`` may run code that ``what`` (an effect function's

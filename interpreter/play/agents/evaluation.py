@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from ...engine.knowledge import unknowing
+from ...errors import GameError
 
 REWARDS = ("win", "margin")
 
@@ -79,7 +80,10 @@ def samples(view, rng, n: int):
     seed of the random moves every option plays after it (common random numbers: the options
     differ by what they do, not by their luck)."""
     for _ in range(n):
-        D = view.sample(rng)
+        try:
+            D = view.sample(rng)
+        except GameError:   # a world that cannot be built (engine/knowledge.py): skipped, as one the rules
+            continue        # cannot score
         unknowing(D)   # (its own copy) a look ahead needs no record of who knows where cards are
         yield D, rng.getrandbits(64)
 

@@ -78,8 +78,13 @@ class SearchAgent:
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
         done = 0
         while done < self.iterations if deadline is None else time.perf_counter() < deadline:
-            self.iterate(root, self.start(view))
             done += 1
+            try:
+                S = self.start(view)
+            except GameError:   # a world that cannot be built (engine/knowledge.py: no deal lets the asker
+                self.failures += 1   # be asked again): no iteration, counted as a sampled game that breaks
+                continue
+            self.iterate(root, S)
         keys = [_key(v) for v in view.option_values()]
         return max(range(n), key=lambda i: (root.children[keys[i]].visits if keys[i] in root.children else -1,
                                             self.rng.random()))
