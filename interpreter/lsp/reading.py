@@ -2,8 +2,10 @@
 its ``extends:`` chain whole (what ``validate`` of it reads), and for references and rename the
 variant files beside them, found by their first ``navigation.HEAD`` characters and read, in
 all, within ``MAX_LOOKED_BYTES``: a file that would pass them is not read (``passed`` names
-it). An open document is taken as the editor had it when the request came (``texts``): a
-``Reading`` touches no state of the server, so that it reads in the worker thread.
+it). The loads of the request's checks parse each file once (``parsed``), and a variant file
+is checked only where its own chain lies in the files read (``bases_within``). An open
+document is taken as the editor had it when the request came (``texts``): a ``Reading``
+touches no state of the server, so that it reads in the worker thread.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from ..loading.variants import load_data, parsed_once, unsaved
 from . import navigation
 from .checking import Checked
 
-MAX_LOOKED_BYTES = 500_000   # bytes of the variant files beside a chain one request reads and parses, in all
+MAX_LOOKED_BYTES = 500_000   # bytes of the variant files beside a chain one request reads, in all
 
 
 class Reading:

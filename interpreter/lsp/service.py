@@ -352,9 +352,11 @@ async def _references(ls: RulebookServer, found, checked):
     looked into at the places where names are read: as the check of each file found (a variant
     file beside a base may write an expression where the base has none). A file not open is
     checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
-    them; the others are looked into at the places the checked ones read names. Every file is
-    read and parsed there, one a step (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``;
-    one request at a time (a request waiting holds no text)."""
+    them, and only those whose own chain lies in the files read; the others are looked into at
+    the places the checked ones read names. Every file is read and parsed there, one a step
+    (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``, each file parsed once for the
+    checks (``Reading.load``) and once looked into; one request at a time (a request waiting
+    holds no text)."""
     async with ls.navigating:
         return await _looked(ls, found, checked)
 
