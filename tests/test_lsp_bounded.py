@@ -77,8 +77,9 @@ def test_a_references_request_parses_only_the_files_it_read_each_once_a_file_a_s
     """Found by a review: the check of each variant file read followed its own extends: chain
     through files the bound on bytes had passed, and loaded that chain again for each variant it
     declares (one request parsed 36.5 MB; one step of a 1.2 KB file 41 MB). A variant file is
-    checked only where its chain lies in the files the request read, and a file is parsed once
-    for the checks of a request (and once looked into), one file a step."""
+    checked only where its chain lies in the files the request read (its loads read no other
+    file, whatever its first lines say), and a file is parsed once for the checks of a request
+    (and once looked into), one file a step."""
     monkeypatch.setattr(reading, "MAX_LOOKED_BYTES", 20_000)
     previous = "goof.yaml"
     for k in (1, 2, 3):   # w1 <- w2 <- w3, 8 KB each: w3 passes the 20,000 bytes
@@ -87,6 +88,7 @@ def test_a_references_request_parses_only_the_files_it_read_each_once_a_file_a_s
     inline = "variants:\n" + "".join(f"  x{i}: {{vars: {{extra{i}: {{type: int, start: {i}}}}}}}\n" for i in range(8))
     (tmp_path / "on_w2.yaml").write_text(f"extends: w2.yaml\n{inline}")   # (its chain read: checked)
     (tmp_path / "on_w3.yaml").write_text(f"extends: w3.yaml\n{inline}")   # (its chain not all read: not)
+    (tmp_path / "lying.yaml").write_text('doc: "a text\nextends: w1.yaml"\nextends: w3.yaml\n')   # (its head lies)
     checked: list[str] = []
     check = service.check
     monkeypatch.setattr(service, "check", lambda path, texts: (checked.append(Path(path).name), check(path, texts))[1])
@@ -95,9 +97,9 @@ def test_a_references_request_parses_only_the_files_it_read_each_once_a_file_a_s
     assert {Path(loc.path).name for loc, _ in found} == {"goof.yaml"}
     parses = _parses(log)
     assert "w3.yaml" not in {name for _, name in parses}   # (passed: never read, never parsed)
-    assert checked == ["goof.yaml", "w1.yaml", "w2.yaml", "on_w2.yaml"]   # (the document's own check first)
+    assert checked == ["goof.yaml", "w1.yaml", "lying.yaml", "w2.yaml", "on_w2.yaml"]   # (the document's own check first)
     assert max(parses.values()) == 1   # (each file once by the loads, once looked into)
-    assert {name for kind, name in parses if kind == "load"} == {"goof.yaml", "w1.yaml", "w2.yaml", "on_w2.yaml"}
+    assert {name for kind, name in parses if kind == "load"} == {"goof.yaml", "w1.yaml", "lying.yaml", "w2.yaml", "on_w2.yaml"}
     steps = "/".join(e[1] if e != "step" else "|" for e in log).split("|")
     assert max(len([f for f in s.split("/") if f]) for s in steps) == 1   # (one file's parse a step)
     chain = sum((tmp_path / n).stat().st_size for n in ("goof.yaml",))

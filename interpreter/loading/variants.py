@@ -105,10 +105,12 @@ _once: ContextVar[dict | None] = ContextVar("once", default=None)
 
 @contextmanager
 def parsed_once(parsed: dict):
-    """Within the block, a file read is parsed once by its path and content and kept in
-    ``parsed`` (or the error it gave), which later blocks given it read again: loads of the same files in many blocks
-    (the language server's references request, a file checked a step) parse each once, however
-    large their chain is beside what ``_files`` keeps."""
+    """Within the block, the texts ``unsaved`` gives are all that is loaded (a file not among
+    them is not read: an error as an unreadable file is), and each is parsed once by its path
+    and content and kept in ``parsed`` (or the error it gave), which later blocks given it read
+    again: loads of the same files in many blocks (the language server's references request, a
+    file checked a step) parse only the texts the caller read, each once, however large their
+    chain is beside what ``_files`` keeps."""
     token = _once.set(parsed)
     try:
         yield
@@ -121,11 +123,13 @@ def _read(path: Path):
     by the file's path and content, so a file loaded again (each variant of a ruleset, a batch
     loading its game in every worker) is read and checked once: the data is shared, never
     changed (every load returns a copy of what it merged, see load_data)."""
-    texts = _unsaved.get()
+    texts, once = _unsaved.get(), _once.get()
     raw = texts.get(str(path.resolve())) if texts else None
+    if raw is None and once is not None:
+        raise RulesetError(f"cannot read file: {str(path)!r}: not among the files read for this request", code="io")
     raw = read_file(str(path)) if raw is None else raw
     digest = hashlib.sha256(raw).hexdigest()
-    key, once = (str(path), digest), _once.get()
+    key = (str(path), digest)
     found = once.get(key) if once is not None else None
     if found is None:
         try:
