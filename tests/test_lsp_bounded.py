@@ -159,3 +159,22 @@ def test_the_variant_files_of_a_chain_are_found_with_one_scan_of_each_head(tmp_p
     found = navigation.extending([str(tmp_path / "goof.yaml")], lambda p: (heads.append(p), Path(p).read_text())[1])
     assert [Path(f).name for f in found] == list(reversed(names))
     assert len(heads) == len(names) and len(followed) <= 2 * len(names) + 1
+
+
+def test_the_locations_of_an_answer_read_each_file_once(tmp_path, monkeypatch):
+    """Found while bounding references: each location of an answer read its file's lines again
+    (a name written 10,000 times in a file of 400 KB: 4 GB read on the event loop)."""
+    from lsprotocol import types
+    from pygls.workspace import Workspace
+    from interpreter.errors import Location
+    path = tmp_path.resolve() / "goof.yaml"
+    path.write_text(GOOF)
+    ls = service.RulebookServer()
+    ls.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Incremental)
+    read: list[str] = []
+    file_text = service.file_text
+    monkeypatch.setattr(service, "file_text", lambda p: (read.append(p), file_text(p))[1])
+    places = [(Location(str(path), line, 1), 4) for line in range(1, 41)]
+    found = ls.to_locations(places)
+    ls.worker.shutdown()
+    assert [f.range.start.line for f in found] == list(range(40)) and read == [str(path)]

@@ -170,9 +170,13 @@ class RulebookServer(LanguageServer):
             kept = self.blanked[path] = (blanked, check(path, {**self.texts(), path: blanked}))
         return kept[1] if kept[1].names is not None else self.named.get(path)
 
-    def to_location(self, loc, width: int) -> types.Location:
-        return types.Location(uri=self.uri_for(loc.path), range=location_range(
-            self.workspace.position_codec, self.lines(loc.path), loc, width))
+    def to_locations(self, places) -> list[types.Location]:
+        """The client's locations of (location, width) pairs, the lines of each file taken once
+        for them all (not once a location: a name written 10,000 times in a file)."""
+        lines: dict[str, list[str]] = {}
+        return [types.Location(uri=self.uri_for(loc.path), range=location_range(
+            self.workspace.position_codec, lines[loc.path] if loc.path in lines else
+            lines.setdefault(loc.path, self.lines(loc.path)), loc, width)) for loc, width in places]
 
 
 server = RulebookServer()
@@ -289,14 +293,14 @@ async def _entry_id(ls: RulebookServer, uri: str, position: types.Position):
 async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
-        places = [ls.to_location(loc, width) for loc, width in await _in_chain(
-            ls, checked, lambda one: navigation.id_references(entry[0], entry[1], one, declared_only=True))]
+        places = ls.to_locations(await _in_chain(
+            ls, checked, lambda one: navigation.id_references(entry[0], entry[1], one, declared_only=True)))
         return places[0] if len(places) == 1 else places or None
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
     loc = navigation.definition(found[0], found[1], checked)
-    return ls.to_location(loc, len(found[1])) if loc is not None else None
+    return ls.to_locations([(loc, len(found[1]))])[0] if loc is not None else None
 
 
 async def _in_chain(ls: RulebookServer, checked, look) -> list:
@@ -420,11 +424,11 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
         _, ids = await _id_references(ls, entry, checked)
-        return [ls.to_location(loc, width) for loc, width in ids]
+        return ls.to_locations(ids)
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    return [ls.to_location(loc, width) for loc, width in await _references(ls, found, checked)]
+    return ls.to_locations(await _references(ls, found, checked))
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -441,8 +445,7 @@ async def on_rename(ls: RulebookServer, params: types.RenameParams):
     if problem:
         raise Refused(problem)
     changes: dict[str, list[types.TextEdit]] = {}
-    for loc, width in places:
-        where = ls.to_location(loc, width)
+    for where in ls.to_locations(places):
         changes.setdefault(where.uri, []).append(types.TextEdit(range=where.range, new_text=params.new_name))
     return types.WorkspaceEdit(changes=changes)
 
