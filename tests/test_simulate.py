@@ -380,6 +380,19 @@ def test_games_past_the_bound_are_refused_before_any_is_played(cli, monkeypatch)
     assert "--games 100,000,000,000,000 is more games than one batch plays" in err
 
 
+def test_a_count_of_games_or_workers_below_the_least_is_told_by_its_figure():
+    """Found by a review: --games -999... (4,000 digits) was written back whole in the message."""
+    from interpreter.errors import UsageError
+    from interpreter.tools import batches
+    huge = -10 ** 4000
+    for check, args in ((batches.check_games, (huge,)), (batches.check_workers, (huge,))):
+        with pytest.raises(UsageError) as refused:
+            check(*args)
+        assert "less than -10^15" in str(refused.value) and len(str(refused.value)) < 200
+    with pytest.raises(UsageError, match="got -3"):
+        batches.check_games(-3)
+
+
 def test_a_tiny_batch_plots_and_its_summary_has_typed_parameters(cli, tmp_path):
     """3 games: a seat that never wins has the interval [0, x] (rounding once made its error bar
     negative and the plot an internal error); --set values are stored as the parameter's type."""

@@ -9,6 +9,7 @@ with ``extends: BASE.yaml`` beside its base.
 """
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Diagnostic, RulesetError, UsageError, did_you_mean
+from ..errors import Diagnostic, RulebookError, RulesetError, UsageError, did_you_mean
 from .schema import check_schema, load_schema
 from .resources import RULESET_FILES, bundled_named, exists, is_file, resolved, resource_dir, within
 from . import patches
@@ -98,17 +99,50 @@ def unsaved(texts: dict):
 
 _files = Kept(2_000_000)   # (path, digest of its bytes) -> (data, source map, checked): about 22 bytes a byte
 
+# the files parsed by a caller's loads over several blocks, whatever _files keeps (parsed_once)
+_once: ContextVar[dict | None] = ContextVar("once", default=None)
+
+
+@contextmanager
+def parsed_once(parsed: dict):
+    """Within the block, the texts ``unsaved`` gives are all that is loaded (a file not among
+    them is not read: an error as an unreadable file is), and each is parsed once by its path
+    and content and kept in ``parsed`` (or the error it gave), which later blocks given it read
+    again: loads of the same files in many blocks (the language server's references request, a
+    file checked a step) parse only the texts the caller read, each once, however large their
+    chain is beside what ``_files`` keeps."""
+    token = _once.set(parsed)
+    try:
+        yield
+    finally:
+        _once.reset(token)
+
 
 def _read(path: Path):
     """(data, source map, digest, [whether its data passed the schema]) of a ruleset file, kept
     by the file's path and content, so a file loaded again (each variant of a ruleset, a batch
     loading its game in every worker) is read and checked once: the data is shared, never
     changed (every load returns a copy of what it merged, see load_data)."""
-    texts = _unsaved.get()
+    texts, once = _unsaved.get(), _once.get()
     raw = texts.get(str(path.resolve())) if texts else None
+    if raw is None and once is not None:
+        raise RulesetError(f"cannot read file: {str(path)!r}: not among the files read for this request", code="io")
     raw = read_file(str(path)) if raw is None else raw
     digest = hashlib.sha256(raw).hexdigest()
-    data, smap, passed = _files.get((str(path), digest), lambda: (*_parsed(raw, path), [False]), len(raw))
+    key = (str(path), digest)
+    found = once.get(key) if once is not None else None
+    if found is None:
+        try:
+            found = _files.get(key, lambda: (*_parsed(raw, path), [False]), len(raw))
+        except RulebookError as e:
+            if once is None:
+                raise
+            found = e   # (a file that fails fails the same way each time)
+        if once is not None:
+            once[key] = found
+    if isinstance(found, RulebookError):
+        raise copy.copy(found)   # (a copy: whoever catches it may add to it)
+    data, smap, passed = found
     return data, smap, digest, passed
 
 

@@ -17,7 +17,7 @@ from ..building.effects import EffectCompiler
 from ..errors import Diagnostic, RulebookError
 from ..expr.names import Names
 from ..expr.reuse import Reusing
-from ..loading.kept import Kept
+from ..loading.kept import Kept, holding
 from ..loading.source import SourceMap
 from ..loading.variants import Distinct, data_key, load_data, unsaved
 from .diagnostics import unique
@@ -139,7 +139,8 @@ def check(path: str, texts: dict[str, str]) -> Checked:
     out = Checked(path, text=texts.get(path))
     if out.text is not None and not RULESET.search(out.text):
         return out
-    with unsaved({p: t.encode("utf-8") for p, t in texts.items()}):
+    # (holding: each variant's load gets back the files its chain parsed, as validate's do)
+    with unsaved({p: t.encode("utf-8") for p, t in texts.items()}), holding():
         try:
             loaded = load_data(path)
         except RulebookError as e:

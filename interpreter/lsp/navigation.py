@@ -69,27 +69,27 @@ HEAD = 10_000        # the characters of a file read for its extends: line
 
 def extending(files: list[str], read) -> list[str]:
     """The files of the folders of ``files`` whose ``extends:`` names one of them (or one of
-    those found so far): the variant files built on a base. ``read(path)``: a file's text (its
-    first ``HEAD`` characters are enough). A name of the folder that leads out of it (a link)
+    those found so far): the variant files built on a base, those extending ``files`` first,
+    then those extending them, and so on (each in name order). ``read(path)``: a file's text (its
+    first ``HEAD`` characters are enough), asked once a file: the files each one names are
+    found once, then followed from ``files``. A name of the folder that leads out of it (a link)
     is not read."""
     chain = {str(Path(f).resolve()) for f in files}
     folders = {Path(f).resolve().parent for f in files}
     candidates = sorted({str(p) for d in folders for p in _resolved(islice(d.glob("*.y*ml"), MAX_SIBLINGS))
                          if within(p, [d])} - chain)
+    named: dict[str, list[str]] = {}   # a file -> the candidates whose extends: names it
+    for c in candidates:
+        m = _EXTENDS.search(read(c)[:HEAD])
+        base = resolved(Path(c).parent / m.group(1)) if m else None
+        if base is not None:
+            named.setdefault(str(base), []).append(c)
     found: list[str] = []
-    heads: dict[str, str] = {}
-    grew = True
-    while grew:
-        grew = False
-        for c in candidates:
-            if c in found:
-                continue
-            if c not in heads:
-                heads[c] = read(c)[:HEAD]
-            m = _EXTENDS.search(heads[c])
-            if m and str(resolved(Path(c).parent / m.group(1))) in chain | set(found):
-                found.append(c)
-                grew = True
+    reached, level = set(chain), sorted(chain)
+    while level:
+        level = sorted({c for f in level for c in named.get(f, ()) if c not in reached})
+        reached.update(level)
+        found += level
     return found
 
 

@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 from . import as_names, completion, diagnostics, hover, navigation
+from ..loading.variants import parsed_once
 from .checking import Checked, check, settle
 from .quick import quick
 from .reading import MAX_LOOKED_BYTES, Reading, file_text
@@ -169,9 +170,13 @@ class RulebookServer(LanguageServer):
             kept = self.blanked[path] = (blanked, check(path, {**self.texts(), path: blanked}))
         return kept[1] if kept[1].names is not None else self.named.get(path)
 
-    def to_location(self, loc, width: int) -> types.Location:
-        return types.Location(uri=self.uri_for(loc.path), range=location_range(
-            self.workspace.position_codec, self.lines(loc.path), loc, width))
+    def to_locations(self, places) -> list[types.Location]:
+        """The client's locations of (location, width) pairs, the lines of each file taken once
+        for them all (not once a location: a name written 10,000 times in a file)."""
+        lines: dict[str, list[str]] = {}
+        return [types.Location(uri=self.uri_for(loc.path), range=location_range(
+            self.workspace.position_codec, lines[loc.path] if loc.path in lines else
+            lines.setdefault(loc.path, self.lines(loc.path)), loc, width)) for loc, width in places]
 
 
 server = RulebookServer()
@@ -219,13 +224,13 @@ def did_close(ls: RulebookServer, params: types.DidCloseTextDocumentParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[".", " ", "("]))
-def on_completion(ls: RulebookServer, params: types.CompletionParams):
+async def on_completion(ls: RulebookServer, params: types.CompletionParams):
     path, text, _, line, col = ls.at(params.text_document.uri, params.position)
     ctx = context_at(text, line, col)
     list_key = navigation.patch_list_at(text, path, line, ctx.key) \
         if ctx.key in navigation.PATCH_NAMES and ctx.path[-2:-1] == ("$patch",) else None
     if list_key is not None:   # a change of a variant naming an entry: the ids of that list
-        declared = navigation.id_declarations(list_key, _files(ls, ls.current(path) or Checked(path)))
+        declared = await _declared(ls, list_key, ls.current(path) or Checked(path))
         items = completion.entry_ids(declared, navigation.list_name(list_key))
     else:
         items = completion.complete(ctx, ls.for_completion(path, text, line))
@@ -233,7 +238,7 @@ def on_completion(ls: RulebookServer, params: types.CompletionParams):
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def on_hover(ls: RulebookServer, params: types.HoverParams):
+async def on_hover(ls: RulebookServer, params: types.HoverParams):
     path, text, line_text, line, col = ls.at(params.text_document.uri, params.position)
     found = word_at(line_text, col)
     if found is None:
@@ -244,7 +249,7 @@ def on_hover(ls: RulebookServer, params: types.HoverParams):
     entry = navigation.id_at(text, path, line, col)
     doc: str | None
     if entry is not None:   # the id of a list entry: the entry it names
-        declared = navigation.id_declarations(entry[0], _files(ls, checked))
+        declared = await _declared(ls, entry[0], checked)
         doc = hover.id_doc(entry[1], navigation.list_name(entry[0]), declared.get(entry[1]))
     elif line_text[start + len(word):].lstrip().startswith(":") and not line_text[:start].endswith("params."):
         doc = hover.key_doc(word, ctx.path if ctx.at_key else (*ctx.path, ctx.key))
@@ -288,19 +293,32 @@ async def _entry_id(ls: RulebookServer, uri: str, position: types.Position):
 async def on_definition(ls: RulebookServer, params: types.DefinitionParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
-        places = [ls.to_location(loc, width) for loc, width in navigation.id_references(
-            entry[0], entry[1], _files(ls, checked), declared_only=True)]
+        places = ls.to_locations(await _in_chain(
+            ls, checked, lambda one: navigation.id_references(entry[0], entry[1], one, declared_only=True)))
         return places[0] if len(places) == 1 else places or None
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
     loc = navigation.definition(found[0], found[1], checked)
-    return ls.to_location(loc, len(found[1])) if loc is not None else None
+    return ls.to_locations([(loc, len(found[1]))])[0] if loc is not None else None
 
 
-def _files(ls: RulebookServer, checked) -> dict[str, str]:
-    """The texts of the files of the checked document's chain."""
-    return Reading(ls.texts()).chain(checked, variants=False)[0]
+async def _in_chain(ls: RulebookServer, checked, look) -> list:
+    """``look({path: text})`` of each file of the checked document's chain (itself first), in
+    order: each file read and parsed in the worker thread, one a step (as references), never on
+    the event loop."""
+    reading = Reading(ls.texts())
+    paths = await _stepped(ls, reading.chain_files, checked)
+    return [found for p in paths for found in await _stepped(ls, lambda p: look({p: reading.text(p)}), p)]
+
+
+async def _declared(ls: RulebookServer, list_key: tuple, checked) -> dict:
+    """The ids the entries of that list declare in the files of the checked document's chain
+    (``navigation.id_declarations``: the first file declaring one tells it)."""
+    out: dict = {}
+    for name, found in await _in_chain(ls, checked, lambda one: list(navigation.id_declarations(list_key, one).items())):
+        out.setdefault(name, found)
+    return out
 
 
 MAX_CHECKED_FILES = 16   # files of a chain and variant files beside it checked for one references or rename
@@ -338,9 +356,11 @@ async def _references(ls: RulebookServer, found, checked):
     looked into at the places where names are read: as the check of each file found (a variant
     file beside a base may write an expression where the base has none). A file not open is
     checked in the worker thread (the server keeps answering), at most ``MAX_CHECKED_FILES`` of
-    them; the others are looked into at the places the checked ones read names. Every file is
-    read and parsed there, one a step (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``;
-    one request at a time (a request waiting holds no text)."""
+    them, and only those whose own chain lies in the files read; the others are looked into at
+    the places the checked ones read names. Every file is read and parsed there, one a step
+    (``_stepped``), the variant files within ``MAX_LOOKED_BYTES``, each file parsed once for the
+    checks (``Reading.load``) and once looked into; one request at a time (a request waiting
+    holds no text)."""
     async with ls.navigating:
         return await _looked(ls, found, checked)
 
@@ -349,14 +369,29 @@ async def _looked(ls: RulebookServer, found, checked):
     reading, known = Reading(ls.texts()), dict(ls.checked)
     files = await _beside(ls, checked, reading)
     others = [p for p in files if p != checked.path]
-    unchecked = [p for p in others if p not in known][:MAX_CHECKED_FILES]
     places = navigation.name_places(checked).union(*(navigation.name_places(known[p]) for p in others if p in known))
-    for p in unchecked:
-        places |= await _stepped(ls, lambda p: navigation.name_places(check(p, {**reading.texts, p: files[p]})), p)
+    taken = 0
+    for p in others:
+        if p in known or taken >= MAX_CHECKED_FILES:
+            continue
+        chain = await _stepped(ls, reading.bases_within, p, files)
+        if chain is None:   # (its chain passes the files read: looked into at the places of the others)
+            continue
+        for i in range(len(chain) - 1, -1, -1):   # (a file parsed a step, its base before it, once a request)
+            await _stepped(ls, reading.load, chain[i], {f: files[f] for f in chain[i:]})
+        places |= await _stepped(ls, _checked_places, reading, p, {**reading.texts, **{f: files[f] for f in (p, *chain)}})
+        taken += 1
     out: set = set()
     for p, text in files.items():
         out.update(await _stepped(ls, navigation.references, found[0], found[1], {p: text}, places))
     return sorted(out)
+
+
+def _checked_places(reading: Reading, path: str, texts: dict[str, str]) -> frozenset:
+    """The places where the check of ``path`` reads names, its chain (and that of each variant
+    it declares) parsed once for the request."""
+    with parsed_once(reading.parsed):
+        return navigation.name_places(check(path, texts))
 
 
 async def _id_references(ls: RulebookServer, entry, checked, new: str | None = None):
@@ -389,11 +424,11 @@ async def on_references(ls: RulebookServer, params: types.ReferenceParams):
     entry, checked = await _entry_id(ls, params.text_document.uri, params.position)
     if entry is not None:
         _, ids = await _id_references(ls, entry, checked)
-        return [ls.to_location(loc, width) for loc, width in ids]
+        return ls.to_locations(ids)
     found, checked = await _target(ls, params.text_document.uri, params.position)
     if found is None:
         return None
-    return [ls.to_location(loc, width) for loc, width in await _references(ls, found, checked)]
+    return ls.to_locations(await _references(ls, found, checked))
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME)
@@ -410,8 +445,7 @@ async def on_rename(ls: RulebookServer, params: types.RenameParams):
     if problem:
         raise Refused(problem)
     changes: dict[str, list[types.TextEdit]] = {}
-    for loc, width in places:
-        where = ls.to_location(loc, width)
+    for where in ls.to_locations(places):
         changes.setdefault(where.uri, []).append(types.TextEdit(range=where.range, new_text=params.new_name))
     return types.WorkspaceEdit(changes=changes)
 

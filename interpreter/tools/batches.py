@@ -70,7 +70,7 @@ def check_games(games: int, option: str = "--games", least: int = 1) -> None:
     and at most MAX_GAMES (a typo of a few digits more would fill the memory with the games'
     indexes and records: a hundred thousand billion took 8 GB in 30 s before any game)."""
     if games < least:
-        raise UsageError(f"{option} must be at least {least}{' games' if least > 1 else ''}, got {games}")
+        raise UsageError(f"{option} must be at least {least}{' games' if least > 1 else ''}, got {figure(games)}")
     if games > MAX_GAMES:
         raise UsageError(f"{option} {figure(games)} is more games than one batch plays: at most {MAX_GAMES:,} "
                          "(each game's record is kept for the summary; play more as batches of other --seed)")
@@ -80,10 +80,10 @@ def check_workers(workers: int | None, backend: str = "local") -> None:
     """``--workers`` of simulate, compare and tune: at least 1, and on this machine at most
     MAX_WORKERS_PER_CPU a CPU (a typo would fork thousands of processes)."""
     if workers is not None and workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {workers}")
+        raise UsageError(f"--workers must be at least 1, got {figure(workers)}")
     most = MAX_WORKERS_PER_CPU * default_workers()
     if workers is not None and workers > most and backend == "local":
-        raise UsageError(f"--workers {workers} is more than {MAX_WORKERS_PER_CPU} per CPU here "
+        raise UsageError(f"--workers {figure(workers)} is more than {MAX_WORKERS_PER_CPU} per CPU here "
                          f"({default_workers()} CPUs): at most {most}")
 
 
