@@ -1,13 +1,16 @@
 """What one player may see: zones, counters and variables as the ruleset's visibility says
 (engine/visibility.py): the contents of what the seat sees, of the other zones only the
-number of cards, of the other counters nothing; the public variables. The pending decision
-is shown to the player who must make it.
+number of cards, of the other counters nothing; the public variables. A zone or counter
+owned by each card is shown by its card only where the viewer sees that card where it lies
+(engine/sight.py ``card_seen``): the others are left out, as if they held nothing. The pending
+decision is shown to the player who must make it.
 """
 from __future__ import annotations
 
 from itertools import compress
 from typing import Any
 
+from .sight import card_seen
 from .visibility import SPECTATOR
 
 
@@ -42,9 +45,9 @@ def observe(S, player: int | None) -> dict:
         zone = z[name]
         if owner == "none":
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
-        elif owner == "card":   # only the cards that hold something, each by its key (card_keys)
+        elif owner == "card":   # the cards that hold something and that the viewer sees, by key (card_keys)
             zones[name] = {keys[i]: ([labels[c] for c in z] if masks & me else len(z))
-                           for i, z in sorted(zone.items()) if z}
+                           for i, z in sorted(zone.items()) if z and card_seen(S, i, me)}
         elif type(masks) is int:   # each player's or team's, all seen alike
             zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
         else:   # the ones the viewer sees, the others' sizes
@@ -58,7 +61,8 @@ def observe(S, player: int | None) -> dict:
             counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
-            counters[name] = {keys[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+            counters[name] = {keys[i]: value[i] for i in compress(range(len(value)), value)
+                              if card_seen(S, i, me)} if masks & me else None
         elif type(masks) is int:
             counters[name] = list(value) if masks & me else [None] * len(value)
         else:
@@ -102,7 +106,8 @@ def known_cards(S, player: int) -> dict:
         places = ([(None, zone)] if owner == "none" else sorted(zone.items()) if owner == "card"
                   else enumerate(zone))
         for who, cards in places:
-            if not cards or seen.zone_seers(name, who) & bit:
+            if not cards or seen.zone_seers(name, who) & bit or (type(who) is int and owner == "card"
+                                                                  and not card_seen(S, who, bit)):
                 continue
             shown = [labels[c] for c in cards if kn.get(c, 0) & bit]
             if shown:
