@@ -26,7 +26,7 @@ Values are the numbers themselves (no scaling); the tensor is float32.
 from __future__ import annotations
 
 from array import array
-from itertools import compress
+from operator import itemgetter
 
 import numpy as np
 
@@ -86,7 +86,8 @@ class TensorLayout:
         self.card_zones = [(name, blocks[0][1], blocks[0][2], pos) for name, kind, pos, blocks, seen in self.zones
                            if kind == "card"]
         self.card_counters = [(name, offset) for name, kind, offset, seen in self.counters if kind == "card" and any(seen)]
-        self._encode = self.seat_only(self._compile())
+        reference = self._compile()
+        self._encode = self.seat_only(lambda S, p: np.frombuffer(reference(S, p), F32))
 
     def _add(self, name: str, size: int) -> int:
         offset = self.size
@@ -103,31 +104,32 @@ class TensorLayout:
         shows one seat alone cleared where it is not the viewer's: the step that asks, for a seat
         not asked; what a card owns, where the viewer does not see the card (engine/sight.py).
         Every encoder is made through it (adapters/seat_encoder.py, shared_encoder.py): one rule."""
-        at, end = self.prompt_at, self.prompt_at + len(self.asking) + 1
+        at, none, ask = self.prompt_at, len(self.asking), self.ask_slot
         zones, counters = self.card_zones, self.card_counters
-        public, kinds = public_kinds(self.rules), self.rules.cards.kinds
-        seen = frozenset(c for c, kind in enumerate(kinds) if kind in public)   # (always seen: no search)
+        public = public_kinds(self.rules)
+        unsure = [c for c, kind in enumerate(self.rules.cards.kinds) if kind not in public]   # (the others: always seen)
+        seen = frozenset(c for c, kind in enumerate(self.rules.cards.kinds) if kind in public)
+        values = itemgetter(*unsure) if len(unsure) > 1 else (lambda x: [x[c] for c in unsure])
 
         def encode(S, p):
             t = fn(S, p)
-            if type(t) is not np.ndarray:
-                t = np.frombuffer(t, F32)
             d = S.dec
-            if d is None or d[0] != p:
-                t[at:end] = 0.0
+            if d is None or d[0] != p:   # (the one slot the encoder set)
+                t[at + (ask.get(S.stack[-1][0], none) if d is not None else none)] = 0.0
             if zones or counters:
                 bit = 1 << p
                 for name, hot, size, pos in zones:
-                    for o, h in S.z[name].items():
+                    for o, h in S.zone(name).items():   # (one table, not the dict of them all)
                         if h and o not in seen and not card_seen(S, o, bit):
                             t[size + o] = 0.0
                             for x in h:
                                 t[hot + pos[x]] = 0.0
                 for name, offset in counters:
-                    x = S.c[name]
-                    for i in compress(range(len(x)), x):
-                        if i not in seen and not card_seen(S, i, bit):
-                            t[offset + i] = 0.0
+                    x = S.counter(name)
+                    if unsure and any(values(x)):
+                        for i in unsure:
+                            if x[i] and not card_seen(S, i, bit):
+                                t[offset + i] = 0.0
             return t
         return encode
 
