@@ -380,14 +380,26 @@ def logged_seers(rules, seen, zone, owner) -> int:
     """Who an event moving cards out of or into ``zone`` of ``owner`` shows them to: those who see
     the zone, and of a zone of each card, only when the card's component lies nowhere else than
     in zones visible to all (a log line keeps no state to tell where the card was)."""
-    if rules.zone_owner.get(zone) == "card":
-        if type(owner) is not int:
-            return 0
-        kind = rules.cards.kinds[owner]
-        places = [z for z, k in rules.zone_owner.items() if kind in rules.zone_holds.get(z, {kind})]
-        if not all(rules.zone_owner[z] != "card" and rules.visibility.zone_public(z) for z in places):
-            return 0
+    if rules.zone_owner.get(zone) == "card" and not always_seen(rules, owner):
+        return 0
     return seen.zone_seers(zone, owner)
+
+
+def logged_counter_seers(rules, seen, name, owner) -> int:
+    """Who an event changing counter ``name`` of ``owner`` tells how much: those who see it, and
+    of a counter of each card, only when the card is always seen (as ``logged_seers``)."""
+    if rules.counter_owner.get(name) == "card" and owner is not None and not always_seen(rules, owner):
+        return 0
+    return seen.counter_seers(name, owner)
+
+
+def always_seen(rules, card) -> bool:
+    """Whether every zone that can hold ``card``'s component is visible to all and no card's."""
+    if type(card) is not int:
+        return False
+    kind = rules.cards.kinds[card]
+    places = [z for z in rules.zone_owner if kind in rules.zone_holds.get(z, {kind})]
+    return all(rules.zone_owner[z] != "card" and rules.visibility.zone_public(z) for z in places)
 
 
 def check_redacted(S, ev, seat):
@@ -409,15 +421,16 @@ def check_redacted(S, ev, seat):
             sees = sees or (kind == "show" and seat == ev["shown_to"])   # shown to that seat alone
         assert ("cards" in out or "card" in out) == sees, (ev, out, seat)
     elif kind in ("gain", "lose", "pay", "set_counter", "advance"):
-        sees = seen.counter_seers(ev.get("counter"), counter_owner(rules, S.members, ev.get("counter"), ev, "owner")) & me
-        if kind != "pay" and not sees:   # a change the seat cannot see: not told at all
+        owner = counter_owner(rules, S.members, ev.get("counter"), ev, "owner")
+        sees = logged_counter_seers(rules, seen, ev.get("counter"), owner) & me
+        if kind != "pay" and not seen.counter_seers(ev.get("counter"), owner) & me:   # a change it cannot see: not told
             assert out is None, (ev, out, seat)
         else:
             assert out.get("hidden", False) != bool(sees), (ev, out, seat)
     elif kind == "transfer":
-        sides = [bool(seen.counter_seers(ev.get(k), counter_owner(rules, S.members, ev.get(k), ev, o)) & me)
-                 for k, o in (("from", "from_owner"), ("to", "to_owner"))]
-        if not any(sides):
+        owners = [counter_owner(rules, S.members, ev.get(k), ev, o) for k, o in (("from", "from_owner"), ("to", "to_owner"))]
+        sides = [bool(logged_counter_seers(rules, seen, ev.get(k), o) & me) for k, o in zip(("from", "to"), owners)]
+        if not any(seen.counter_seers(ev.get(k), o) & me for k, o in zip(("from", "to"), owners)):
             assert out is None, (ev, out, seat)
         else:
             assert out.get("hidden", False) != all(sides), (ev, out, seat)

@@ -52,15 +52,17 @@ class Redactor:
       transfer between two such counters, is left out of the line: the seat's observation cannot
       tell it happened (which counter changed may tell which branch a hidden value took), and the
       line keeps no count of what it left out; a transfer with one side the seat sees, and a pay
-      (the payment a decision made: seen), lose their amounts (a pay also the counter it chose),
+      (the payment a decision made: seen), and a change of a counter of a card not always seen
+      (below: the log cannot tell whether the seat sees the card), lose their amounts (a pay also
+      the counter it chose),
       and so does a field a step declares as an amount of such a counter
       (``Step.event_amounts``: the cost of a grid space);
     - the card that owns a zone or counter named in an event (``owner``, ``from_owner``,
       ``to_owner`` of one owned by each card) is shown only when it is of a component every
       seat always sees where it lies (engine/sight.py ``public_kinds``), else it becomes "?"
       as a hidden card is (a log line has no state to tell where the card lay; observation.py
-      shows what such a card owns only where the seat sees the card); a
-      ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
+      shows what such a card owns only where the seat sees the card);
+    - a ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
       loses its value (a simultaneous choice revealed into one stays secret: each seat's own
       choice is in its own decision line, as the observation shows it until the reveal);
     - a value a step keeps in a private variable (``as: _name``; the event names it, ``var``)
@@ -113,6 +115,10 @@ class Redactor:
     def _sees_counter(self, name, owner) -> bool:
         return bool(counter_seers(self.rules, self.members, name, owner) & self.bit)
 
+    def _unsure(self, name, owner) -> bool:
+        """Whether ``name`` is a counter of a card the seat may not see where it lies (public_card)."""
+        return owner is not None and bool(self.owned.get(name)) and not public_card(self.rules, owner)
+
     def _owner(self, name, ev, key="owner"):
         """The owner of an event's counter: its ``owner``, else the acting seat's (or team's)."""
         if key in ev:
@@ -152,7 +158,8 @@ class Redactor:
             unseen = [not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides]
             if all(unseen) and kind != "pay":   # a change the seat cannot see: not for it to know of
                 return None
-            if any(unseen):   # which counter changed may stay; how much, and where a track piece is, do not
+            if any(unseen) or any(self._unsure(ev.get(k), ev.get(o)) for k, o in sides):
+                # which counter changed may stay; how much, and where a track piece is, do not
                 drop = self.DROP.get(kind, ("amount",))
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
