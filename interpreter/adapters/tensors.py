@@ -31,7 +31,7 @@ from operator import itemgetter
 import numpy as np
 
 from ..expr.names import counter_ref, var_ref, zone_ref
-from ..engine.sight import card_seen, public_kinds
+from ..engine.sight import card_seen, public_cards, unsure_cards
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 from ..loading.kept import compiled
 from .float32 import F32, var_value
@@ -106,9 +106,7 @@ class TensorLayout:
         Every encoder is made through it (adapters/seat_encoder.py, shared_encoder.py): one rule."""
         at, none, ask = self.prompt_at, len(self.asking), self.ask_slot
         zones, counters = self.card_zones, self.card_counters
-        public = public_kinds(self.rules)
-        unsure = [c for c, kind in enumerate(self.rules.cards.kinds) if kind not in public]   # (the others: always seen)
-        seen = frozenset(c for c, kind in enumerate(self.rules.cards.kinds) if kind in public)
+        seen, unsure = public_cards(self.rules), unsure_cards(self.rules)   # (what lies on the first: always shown)
         values = itemgetter(*unsure) if len(unsure) > 1 else (lambda x: [x[c] for c in unsure])
 
         def encode(S, p):

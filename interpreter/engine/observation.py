@@ -10,7 +10,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any
 
-from .sight import card_seen
+from .sight import card_seen, public_cards, unsure_cards
 from .visibility import SPECTATOR
 
 
@@ -35,6 +35,7 @@ def observe(S, player: int | None) -> dict:
     rules = S.rules
     labels, keys = rules.card_labels, rules.card_keys
     vis = rules.visibility   # who sees each instance (engine/visibility.py)
+    always, unsure = public_cards(rules), unsure_cards(rules)   # (what lies on the first: shown without a search)
     seen = vis.seen(S.members)
     zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
     me = SPECTATOR if player is None else 1 << player
@@ -47,7 +48,7 @@ def observe(S, player: int | None) -> dict:
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
         elif owner == "card":   # the cards that hold something and that the viewer sees, by key (card_keys)
             zones[name] = {keys[i]: ([labels[c] for c in z] if masks & me else len(z))
-                           for i, z in sorted(zone.items()) if z and card_seen(S, i, me)}
+                           for i, z in sorted(zone.items()) if z and (i in always or card_seen(S, i, me))}
         elif type(masks) is int:   # each player's or team's, all seen alike
             zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
         else:   # the ones the viewer sees, the others' sizes
@@ -61,8 +62,12 @@ def observe(S, player: int | None) -> dict:
             counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
-            counters[name] = {keys[i]: value[i] for i in compress(range(len(value)), value)
-                              if card_seen(S, i, me)} if masks & me else None
+            shown = {keys[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+            if shown:   # less those on cards the viewer does not see where they lie
+                for i in unsure:
+                    if value[i] and not card_seen(S, i, me):
+                        del shown[keys[i]]
+            counters[name] = shown
         elif type(masks) is int:
             counters[name] = list(value) if masks & me else [None] * len(value)
         else:

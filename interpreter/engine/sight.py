@@ -185,6 +185,29 @@ _PUBLIC: WeakKeyDictionary = WeakKeyDictionary()
 _LABELS: WeakKeyDictionary = WeakKeyDictionary()   # rules -> label -> the components of its cards
 
 
+def public_cards(rules) -> frozenset:
+    """The cards of ``public_kinds``: a reader skips ``card_seen`` for them (built once)."""
+    return _cards(rules)[0]
+
+
+def unsure_cards(rules) -> tuple:
+    """The other cards, in order: those a reader asks ``card_seen`` of."""
+    return _cards(rules)[1]
+
+
+def _cards(rules) -> tuple:
+    cards = _PUBLIC_CARDS.get(rules)
+    if cards is None:
+        public = public_kinds(rules)
+        kinds = rules.cards.kinds
+        cards = _PUBLIC_CARDS[rules] = (frozenset(c for c, kind in enumerate(kinds) if kind in public),
+                                        tuple(c for c, kind in enumerate(kinds) if kind not in public))
+    return cards
+
+
+_PUBLIC_CARDS: WeakKeyDictionary = WeakKeyDictionary()
+
+
 def public_card(rules, card) -> bool:
     """Whether ``card`` (its number, or its label as a log writes it: labels need not be unique) is
     of a component every seat always sees where it lies (``public_kinds``): what a log line, which
