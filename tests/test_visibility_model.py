@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 import interpreter
-from interpreter.engine.sight import Choice, reads_public
+from interpreter.engine.sight import Choice, card_seen, reads_public
 from interpreter.engine.visibility import ALL, SPECTATOR, bit
 from interpreter.errors import GameError
 from interpreter.play.display.table import table_of
@@ -202,7 +202,8 @@ def check_observation(S, seat):
         if kind == "none":
             assert isinstance(got, list) == bool(seen.zone_seers(name, None) & me), name
         elif kind == "card":   # (by the card's key: its label, or LABEL#k where labels repeat)
-            shows = {rules.card_keys[card]: bool(seen.zone_seers(name, card) & me) for card, h in sorted(zone.items()) if h}
+            shows = {rules.card_keys[card]: bool(seen.zone_seers(name, card) & me) for card, h in sorted(zone.items())
+                     if h and card_seen(S, card, me)}   # (on a card the seat does not see: left out)
             assert {label: isinstance(shown, list) for label, shown in got.items()} == shows, name
         else:
             for owner, shown in enumerate(got):
@@ -230,7 +231,7 @@ def expected_tensor(L, S, seat) -> dict:
         for j, _hot, _size in blocks:
             suffix = f"+{j}" if owners else ""
             if kind == "card":
-                cards = [c for h in S.z[name].values() for c in h]
+                cards = [c for o, h in S.z[name].items() for c in h if card_seen(S, o, me)]   # on cards it sees
                 sees = seen.zone_seers(name, 0) & me
             else:
                 owner = ((seat if kind == "player" else team) + j) % owners if owners else None
@@ -245,7 +246,8 @@ def expected_tensor(L, S, seat) -> dict:
         if kind == "none":
             out[f"counter:{name}"] = [values if seen.counter_seers(name, None) & me else None]
         elif kind == "card":
-            out[f"counter:{name}"] = list(values) if seen.counter_seers(name, 0) & me else [None] * ncards
+            out[f"counter:{name}"] = [v if card_seen(S, c, me) else None for c, v in enumerate(values)] \
+                if seen.counter_seers(name, 0) & me else [None] * ncards
         else:
             mine = seat if kind == "player" else team
             owners = len(values)
@@ -328,6 +330,7 @@ def check_viewer(S, seat, table):
             card = keys[owner] if kind == "card" else owner
             cards = S.z[name] if kind == "none" else S.z[name][card]
             shown, sees = _shown_labels(item), bool(seen.zone_seers(name, card) & me)
+            assert kind != "card" or card_seen(S, card, me), (name, owner, seat)   # shown by a card the seat sees
             assert (shown is not None) == sees and item.get("hidden", False) != sees, (name, owner, seat)
             assert sorted(shown or ()) == (sorted(rules.card_labels[c] for c in cards) if sees else []), (name, owner, seat)
             assert item.get("count", len(cards)) == len(cards), (name, owner, seat)
@@ -340,7 +343,8 @@ def check_viewer(S, seat, table):
             drawn.add((name, owner))
         elif item["kind"] == "card_counter":
             assert seen.counter_seers(name, 0) & me, (name, seat)
-            assert item["values"] == {rules.card_keys[c]: v for c, v in enumerate(S.c[name]) if v}, (name, seat)
+            assert item["values"] == {rules.card_keys[c]: v for c, v in enumerate(S.c[name])
+                                      if v and card_seen(S, c, me)}, (name, seat)
         elif name in rules.counter_owner:
             value = S.c[name] if owner is None else S.c[name][owner]
             sees = bool(seen.counter_seers(name, owner) & me)
@@ -372,6 +376,32 @@ def counter_owner(rules, members, name, ev, key):
     return None
 
 
+def logged_seers(rules, seen, zone, owner) -> int:
+    """Who an event moving cards out of or into ``zone`` of ``owner`` shows them to: those who see
+    the zone, and of a zone of each card, only when the card's component lies nowhere else than
+    in zones visible to all (a log line keeps no state to tell where the card was)."""
+    if rules.zone_owner.get(zone) == "card" and not always_seen(rules, owner):
+        return 0
+    return seen.zone_seers(zone, owner)
+
+
+def logged_counter_seers(rules, seen, name, owner) -> int:
+    """Who an event changing counter ``name`` of ``owner`` tells how much: those who see it, and
+    of a counter of each card, only when the card is always seen (as ``logged_seers``)."""
+    if rules.counter_owner.get(name) == "card" and owner is not None and not always_seen(rules, owner):
+        return 0
+    return seen.counter_seers(name, owner)
+
+
+def always_seen(rules, card) -> bool:
+    """Whether every zone that can hold ``card``'s component is visible to all and no card's."""
+    if type(card) is not int:
+        return False
+    kind = rules.cards.kinds[card]
+    places = [z for z in rules.zone_owner if kind in rules.zone_holds.get(z, {kind})]
+    return all(rules.zone_owner[z] != "card" and rules.visibility.zone_public(z) for z in places)
+
+
 def check_redacted(S, ev, seat):
     """What seat ``seat`` (None: a spectator) keeps of engine event ``ev``, by the table."""
     rules, seen = S.rules, S.rules.visibility.seen(S.members)
@@ -386,17 +416,24 @@ def check_redacted(S, ev, seat):
             if isinstance(froms, list):   # (docs/simulation.md: each zone visible to all)
                 left = all(rules.visibility.zone_public(z) for z in froms)
             else:
-                left = froms is not None and seen.zone_seers(froms, ev.get("from_owner")) & me
-            sees = bool(left or (to is not None and seen.zone_seers(to, ev.get("to_owner")) & me))
+                left = froms is not None and logged_seers(rules, seen, froms, ev.get("from_owner")) & me
+            sees = bool(left or (to is not None and logged_seers(rules, seen, to, ev.get("to_owner")) & me))
             sees = sees or (kind == "show" and seat == ev["shown_to"])   # shown to that seat alone
         assert ("cards" in out or "card" in out) == sees, (ev, out, seat)
     elif kind in ("gain", "lose", "pay", "set_counter", "advance"):
-        sees = seen.counter_seers(ev.get("counter"), counter_owner(rules, S.members, ev.get("counter"), ev, "owner")) & me
-        assert out.get("hidden", False) != bool(sees), (ev, out, seat)
+        owner = counter_owner(rules, S.members, ev.get("counter"), ev, "owner")
+        sees = logged_counter_seers(rules, seen, ev.get("counter"), owner) & me
+        if kind != "pay" and not seen.counter_seers(ev.get("counter"), owner) & me:   # a change it cannot see: not told
+            assert out is None, (ev, out, seat)
+        else:
+            assert out.get("hidden", False) != bool(sees), (ev, out, seat)
     elif kind == "transfer":
-        sees = all(seen.counter_seers(ev.get(k), counter_owner(rules, S.members, ev.get(k), ev, o)) & me
-                   for k, o in (("from", "from_owner"), ("to", "to_owner")))
-        assert out.get("hidden", False) != bool(sees), (ev, out, seat)
+        owners = [counter_owner(rules, S.members, ev.get(k), ev, o) for k, o in (("from", "from_owner"), ("to", "to_owner"))]
+        sides = [bool(logged_counter_seers(rules, seen, ev.get(k), o) & me) for k, o in zip(("from", "to"), owners)]
+        if not any(seen.counter_seers(ev.get(k), o) & me for k, o in zip(("from", "to"), owners)):
+            assert out is None, (ev, out, seat)
+        else:
+            assert out.get("hidden", False) != all(sides), (ev, out, seat)
     elif kind in ("set", "random"):
         assert ("value" in out) == bool(rules.visibility.var_seers(ev.get("var")) & me), (ev, out, seat)
 
@@ -515,7 +552,7 @@ def test_a_seat_owning_no_instance_is_told_nothing_by_a_crafted_owner(every):
     ev = {"ev": "move", "cards": [0], "from": "deck", "to": "hand", "to_owner": 1024}
     assert "cards" not in Redactor(every, None, S.members).event(ev)
     gain = {"ev": "gain", "counter": "gold", "owner": 1024, "amount": 3}
-    assert Redactor(every, None, S.members).event(gain).get("hidden") is True
+    assert Redactor(every, None, S.members).event(gain) is None   # (not told: left out of its line)
 
 
 SHARED_LABELS = """

@@ -101,13 +101,16 @@ class Seat:
         keeps already passes its bounds (its texts alone: a forced event held counts nothing)."""
         if self.more:
             return
+        told = ev if ev.get("ev") == "forced" else self.redactor.event(plain)
+        if told is None:   # not for this seat to know of (a hidden counter's change): not kept, not counted
+            return
         if len(self.held) >= self.room:
             self.more = True
             return
-        if ev.get("ev") == "forced":
+        if told is ev:
             self.held.append(ev)
             return
-        text = json.dumps(self.redactor.event(plain), sort_keys=True, ensure_ascii=False)
+        text = json.dumps(told, sort_keys=True, ensure_ascii=False)
         chars, ascii = self.chars + len(text) + 2, self.ascii and text.isascii()
         if chars * (1 if ascii else 4) > self.size_room:
             self.more = True

@@ -272,4 +272,4 @@ def compile_seat(L, seat: int, team: int, kept: list):
     ns["PACK"] = struct.Struct("".join(fmt)).pack_into
     lines = ["def encode(S, p):", *pre, f"    PACK(t, 0, {', '.join(args)})", *post, "    return COPY()"]
     exec(compiled("\n".join(lines) + "\n", f"<tensor encoder {L.rules.name} seat {seat}>", "exec"), ns)  # noqa: S102
-    return ns["encode"]
+    return L.seat_only(ns["encode"])   # (what the seat alone is shown: tensors.py)

@@ -336,7 +336,7 @@ def compile_shared(L):
         return view(join(parts), np.float32)
     raw = memoryview(A).cast("B")
     join, view = bytearray().join, np.frombuffer
-    return encode
+    return L.seat_only(encode)   # (what the seat alone is shown: tensors.py)
 
 
 def _runs(g: list, zero: int, zeros: int) -> list:

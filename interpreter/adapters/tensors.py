@@ -8,13 +8,17 @@ In order:
 
 - ``seat``: the viewer's own seat, one-hot;
 - ``to_move``: who decides now, relative, one-hot (the last slot: nobody, the game is over);
-- ``prompt``: which step asks, one-hot over the ruleset's asking steps (last slot: none);
+- ``prompt``: which step asks the viewer, one-hot over the ruleset's asking steps (last slot:
+  a step not listed); zeros when the viewer is not asked, as observation() shows the prompt to
+  the seat asked alone;
 - for each zone, for each owner (one for a shared zone; each player or team, relative; a zone
   owned by each card is one piece): ``zone:NAME+k`` multi-hot over the cards the zone can
   hold (zeros when the viewer may not see it) and ``size:NAME+k`` its number of cards; a
   zone owned by each card gives the cards it holds (when visible) and the number of cards on
-  each card;
-- for each counter, its value for each owner (0 where the viewer may not see it);
+  each card, zeros for a card the viewer does not see where it lies (engine/sight.py
+  ``card_seen``, as observation() leaves it out);
+- for each counter, its value for each owner (0 where the viewer may not see it; a counter of
+  each card, 0 for a card the viewer does not see where it lies);
 - each public variable that is a number, a yes/no or a seat (relative, +1; 0 for none).
 
 Values are the numbers themselves (no scaling); the tensor is float32.
@@ -22,10 +26,12 @@ Values are the numbers themselves (no scaling); the tensor is float32.
 from __future__ import annotations
 
 from array import array
+from operator import itemgetter
 
 import numpy as np
 
 from ..expr.names import counter_ref, var_ref, zone_ref
+from ..engine.sight import card_seen, public_cards, unsure_cards
 from ..expr.types import BOOL, INT, NUM, PLAYER, TEAM
 from ..loading.kept import compiled
 from .float32 import F32, var_value
@@ -77,7 +83,11 @@ class TensorLayout:
         for name, typ in rules.names.vars.items():
             if vis.var_public(name) and typ in (INT, NUM, BOOL, PLAYER, TEAM):
                 self.vars.append((name, typ, self._add(f"var:{name}", 1)))
-        self._encode = self._compile()
+        self.card_zones = [(name, blocks[0][1], blocks[0][2], pos) for name, kind, pos, blocks, seen in self.zones
+                           if kind == "card"]
+        self.card_counters = [(name, offset) for name, kind, offset, seen in self.counters if kind == "card" and any(seen)]
+        reference = self._compile()
+        self._encode = self.seat_only(lambda S, p: np.frombuffer(reference(S, p), F32))
 
     def _add(self, name: str, size: int) -> int:
         offset = self.size
@@ -87,7 +97,39 @@ class TensorLayout:
 
     def encode(self, S, player: int) -> np.ndarray:
         """The tensor of what ``player`` sees in ``S``."""
-        return np.frombuffer(self._encode(S, player), F32)
+        return self._encode(S, player)
+
+    def seat_only(self, fn):
+        """``fn`` (an encoder: the reference's, or one made for speed) with what observation()
+        shows one seat alone cleared where it is not the viewer's: the step that asks, for a seat
+        not asked; what a card owns, where the viewer does not see the card (engine/sight.py).
+        Every encoder is made through it (adapters/seat_encoder.py, shared_encoder.py): one rule."""
+        at, none, ask = self.prompt_at, len(self.asking), self.ask_slot
+        zones, counters = self.card_zones, self.card_counters
+        seen, unsure = public_cards(self.rules), unsure_cards(self.rules)   # (what lies on the first: always shown)
+        values = itemgetter(*unsure) if len(unsure) > 1 else (lambda x: [x[c] for c in unsure])
+
+        def encode(S, p):
+            t = fn(S, p)
+            d = S.dec
+            if d is None or d[0] != p:   # (the one slot the encoder set)
+                t[at + (ask.get(S.stack[-1][0], none) if d is not None else none)] = 0.0
+            if zones or counters:
+                bit = 1 << p
+                for name, hot, size, pos in zones:
+                    for o, h in S.zone(name).items():   # (one table, not the dict of them all)
+                        if h and o not in seen and not card_seen(S, o, bit):
+                            t[size + o] = 0.0
+                            for x in h:
+                                t[hot + pos[x]] = 0.0
+                for name, offset in counters:
+                    x = S.counter(name)
+                    if unsure and any(values(x)):
+                        for i in unsure:
+                            if x[i] and not card_seen(S, i, bit):
+                                t[offset + i] = 0.0
+            return t
+        return encode
 
     def _compile(self):
         """The reference encoder as one generated Python function, the layout's offsets and each

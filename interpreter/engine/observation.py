@@ -1,13 +1,16 @@
 """What one player may see: zones, counters and variables as the ruleset's visibility says
 (engine/visibility.py): the contents of what the seat sees, of the other zones only the
-number of cards, of the other counters nothing; the public variables. The pending decision
-is shown to the player who must make it.
+number of cards, of the other counters nothing; the public variables. A zone or counter
+owned by each card is shown by its card only where the viewer sees that card where it lies
+(engine/sight.py ``card_seen``): the others are left out, as if they held nothing. The pending
+decision is shown to the player who must make it.
 """
 from __future__ import annotations
 
 from itertools import compress
 from typing import Any
 
+from .sight import card_seen, public_cards, unsure_cards
 from .visibility import SPECTATOR
 
 
@@ -32,6 +35,7 @@ def observe(S, player: int | None) -> dict:
     rules = S.rules
     labels, keys = rules.card_labels, rules.card_keys
     vis = rules.visibility   # who sees each instance (engine/visibility.py)
+    always, unsure = public_cards(rules), unsure_cards(rules)   # (what lies on the first: shown without a search)
     seen = vis.seen(S.members)
     zone_masks, counter_masks, var_seers = seen.zone, seen.counter, vis.vars
     me = SPECTATOR if player is None else 1 << player
@@ -42,9 +46,9 @@ def observe(S, player: int | None) -> dict:
         zone = z[name]
         if owner == "none":
             zones[name] = _shown_cards(rules, name, zone) if masks & me else len(zone)
-        elif owner == "card":   # only the cards that hold something, each by its key (card_keys)
+        elif owner == "card":   # the cards that hold something and that the viewer sees, by key (card_keys)
             zones[name] = {keys[i]: ([labels[c] for c in z] if masks & me else len(z))
-                           for i, z in sorted(zone.items()) if z}
+                           for i, z in sorted(zone.items()) if z and (i in always or card_seen(S, i, me))}
         elif type(masks) is int:   # each player's or team's, all seen alike
             zones[name] = [[labels[c] for c in z] for z in zone] if masks & me else [len(z) for z in zone]
         else:   # the ones the viewer sees, the others' sizes
@@ -58,7 +62,12 @@ def observe(S, player: int | None) -> dict:
             counters[name] = value if masks & me else None
         elif owner == "card":
             # the cards whose value is not 0 (picked in C: a few among hundreds)
-            counters[name] = {keys[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+            shown = {keys[i]: value[i] for i in compress(range(len(value)), value)} if masks & me else None
+            if shown:   # less those on cards the viewer does not see where they lie
+                for i in unsure:
+                    if value[i] and not card_seen(S, i, me):
+                        del shown[keys[i]]
+            counters[name] = shown
         elif type(masks) is int:
             counters[name] = list(value) if masks & me else [None] * len(value)
         else:
@@ -102,7 +111,8 @@ def known_cards(S, player: int) -> dict:
         places = ([(None, zone)] if owner == "none" else sorted(zone.items()) if owner == "card"
                   else enumerate(zone))
         for who, cards in places:
-            if not cards or seen.zone_seers(name, who) & bit:
+            if not cards or seen.zone_seers(name, who) & bit or (type(who) is int and owner == "card"
+                                                                  and not card_seen(S, who, bit)):
                 continue
             shown = [labels[c] for c in cards if kn.get(c, 0) & bit]
             if shown:

@@ -18,6 +18,8 @@ sees; ``ALL`` = every seat.
 """
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from lark import Token, Tree
 
 from ..expr.parser import ExprError, as_expr, parse
@@ -25,7 +27,11 @@ from .visibility import ALL
 
 
 def zone_seers(rules, members, zone, owner) -> int:
-    """The seats that see ``zone`` (the instance of ``owner``; None: every instance at once)."""
+    """The seats that see ``zone`` (the instance of ``owner``; None: every instance at once). Of
+    a zone owned by each card, none but where that card is always seen (``public_card``): an
+    event that names such a zone keeps no state to tell whether its card is seen where it lies."""
+    if rules.zone_owner.get(zone) == "card" and not public_card(rules, owner):
+        return 0
     return rules.visibility.seen(members).zone_seers(zone, owner)
 
 
@@ -238,6 +244,89 @@ def card_seers(S, card: int) -> int:
     card it is, not where it is: a seat cannot tell it from the others when it moves.)"""
     place = place_of(S, card)
     return 0 if place is None else zone_seers(S.rules, S.members, *place)
+
+
+def public_kinds(rules) -> frozenset:
+    """The components whose cards every seat and a spectator always see where they lie: every
+    zone that can hold them (``Ruleset.zone_holds``) is visible to all and owned by no card (a
+    card under a card is seen where its owner is: ``card_seen``). Built once per ruleset."""
+    kinds = _PUBLIC.get(rules)
+    if kinds is None:
+        vis, holds = rules.visibility, rules.zone_holds
+        everything = frozenset(rules.cards.kinds)
+        hidden: set = set()
+        for name, kind in rules.zone_owner.items():
+            if kind == "card" or not vis.zone_public(name):
+                hidden |= holds.get(name, everything)
+        kinds = _PUBLIC[rules] = everything - hidden
+    return kinds
+
+
+_PUBLIC: WeakKeyDictionary = WeakKeyDictionary()
+_LABELS: WeakKeyDictionary = WeakKeyDictionary()   # rules -> label -> the components of its cards
+
+
+def public_cards(rules) -> frozenset:
+    """The cards of ``public_kinds``: a reader skips ``card_seen`` for them (built once)."""
+    return _cards(rules)[0]
+
+
+def unsure_cards(rules) -> tuple:
+    """The other cards, in order: those a reader asks ``card_seen`` of."""
+    return _cards(rules)[1]
+
+
+def _cards(rules) -> tuple:
+    cards = _PUBLIC_CARDS.get(rules)
+    if cards is None:
+        public = public_kinds(rules)
+        kinds = rules.cards.kinds
+        cards = _PUBLIC_CARDS[rules] = (frozenset(c for c, kind in enumerate(kinds) if kind in public),
+                                        tuple(c for c, kind in enumerate(kinds) if kind not in public))
+    return cards
+
+
+_PUBLIC_CARDS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def public_card(rules, card) -> bool:
+    """Whether ``card`` (its number, or its label as a log writes it: labels need not be unique) is
+    of a component every seat always sees where it lies (``public_kinds``): what a log line, which
+    keeps no state, may name as the owner of a zone or counter of each card."""
+    kinds = rules.cards.kinds
+    if isinstance(card, str):
+        table = _LABELS.get(rules)
+        if table is None:
+            table = _LABELS[rules] = {}
+            for label, kind in zip(rules.card_labels, kinds):
+                table.setdefault(label, set()).add(kind)
+        named: set | None = table.get(card)
+    else:
+        named = {kinds[card]} if type(card) is int and 0 <= card < len(kinds) else None
+    return named is not None and bool(named) and named <= public_kinds(rules)
+
+
+def card_seen(S, card: int, bit: int) -> bool:
+    """Whether the seat of mask bit ``bit`` (engine/visibility.py ``bit``) sees where ``card`` lies,
+    so that what the card owns (a zone or counter of each card) may be shown to it by the card:
+    the card lies in a zone the seat sees, under a card it sees so (one owned by each card), or it
+    is known to the seat there (engine/knowledge.py, in a ruleset that shows cards, as
+    observation.py ``known_cards`` shows it). A card a step holds aside is seen by no seat."""
+    rules = S.rules
+    kn = S.kn if rules.shows else None
+    public = public_kinds(rules)
+    kinds = rules.cards.kinds
+    seen = rules.visibility.seen(S.members)
+    for _ in range(len(kinds)):   # (up a chain of cards under cards: at most every card)
+        if kinds[card] in public or (kn and kn.get(card, 0) & bit):
+            return True
+        place = place_of(S, card)
+        if place is None or not seen.zone_seers(*place) & bit:
+            return False
+        if rules.zone_owner[place[0]] != "card":
+            return True
+        card = place[1]
+    return False
 
 
 class Choice:

@@ -9,6 +9,7 @@ secret choice is "?". Generic: the words come from the events' fields, not from 
 from __future__ import annotations
 
 from ...errors import digits
+from ..logs.redact import HIDDEN
 from .told import Told
 from .words import is_plural
 
@@ -61,6 +62,8 @@ class _Teller:
         name = self.title(raw)
         if owner is None:
             return name
+        if owner == HIDDEN:   # a card this seat does not see (play/logs/redact.py)
+            return f"{name} of a hidden card"
         if isinstance(owner, str):   # a zone or counter of each card, its card by label
             return f"{name} of {owner}"
         members = self.members
@@ -148,8 +151,8 @@ class _Teller:
                 return f"{self.cards(ev)} put away from {src}"
             verb = {"deal": "dealt"}.get(kind, "moved")
             return f"{self.cards(ev)} {verb} from {src} to {to}"
-        if kind in ("gain", "lose"):
-            owner = ev.get("owner", who)
+        if kind in ("gain", "lose"):   # (a shared counter's: no seat's)
+            owner = ev.get("owner", None if self.kinds.get(ev.get("counter")) == "none" else who)
             if ev.get("hidden"):
                 return f"{self.zone(ev.get('counter'), owner)} changes"
             if not ev.get("amount"):

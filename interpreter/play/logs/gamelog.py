@@ -75,7 +75,7 @@ from ...engine.sight import Choice
 from ...errors import GameError, RulebookError, UsageError, figure
 from ...loading.resources import resource_dir
 from ..agents import choose, needs_knowledge
-from .redact import Redactor
+from .redact import OWNERS, Redactor
 
 FORMAT = 3
 # the older formats replay still reads: format 2, whose events may lack a field the rules add
@@ -84,7 +84,6 @@ OLDER = (2,)
 
 
 # ---------------------------------------------------------------------- events
-_OWNERS = (("from", "from_owner"), ("to", "to_owner"), ("counter", "owner"))   # (its zone or counter, owner)
 
 
 def events_out(rules, events) -> list[dict]:
@@ -105,7 +104,7 @@ def events_out(rules, events) -> list[dict]:
             ev["cards"] = [label(c) for c in ev["cards"]]
         if "card" in ev:
             ev["card"] = label(ev["card"])
-        for place, owner in _OWNERS:
+        for place, owner in OWNERS:
             if owner in ev and owners.get(ev.get(place)) == "card":
                 ev[owner] = label(ev[owner])
         if "value" in ev and ev.get("ev") in ("set", "random", "reveal"):

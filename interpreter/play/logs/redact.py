@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from weakref import WeakKeyDictionary
 
-from ...engine.sight import counter_seers, moved_seers, told_seers, zone_seers
+from ...engine.sight import counter_seers, moved_seers, public_card, told_seers, zone_seers
 from ...engine.visibility import bit
 
 HIDDEN = "?"
@@ -31,6 +31,14 @@ def _tables(rules):
     return _TABLES[rules]
 
 
+def _owned(rules) -> dict:
+    """zone or counter -> True when it is owned by each card."""
+    return {name: True for name, kind in {**rules.zone_owner, **rules.counter_owner}.items() if kind == "card"}
+
+
+OWNERS = (("from", "from_owner"), ("to", "to_owner"), ("counter", "owner"))   # (its zone or counter, owner)
+
+
 # ---------------------------------------------------------------------- redaction
 class Redactor:
     """Turns omniscient log lines into what seat ``seat`` may see.
@@ -40,10 +48,21 @@ class Redactor:
       card drawn into your hand, or passed from it, is yours to know; a ``gather`` shows them
       only when each zone it empties is visible to all (it lumps every owner's cards
       together); otherwise ``cards`` becomes a ``count``;
-    - a counter event (gain, lose, transfer, advance, pay, set_counter) of a counter the seat may not see
-      loses its amounts (a pay also the counter it chose), and so does a field a step declares
-      as an amount of such a counter (``Step.event_amounts``: the cost of a grid space); a
-      ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
+    - a counter event (gain, lose, advance, set_counter) of a counter the seat may not see, or a
+      transfer between two such counters, is left out of the line: the seat's observation cannot
+      tell it happened (which counter changed may tell which branch a hidden value took), and the
+      line keeps no count of what it left out; a transfer with one side the seat sees, and a pay
+      (the payment a decision made: seen), and a change of a counter of a card not always seen
+      (below: the log cannot tell whether the seat sees the card), lose their amounts (a pay also
+      the counter it chose),
+      and so does a field a step declares as an amount of such a counter
+      (``Step.event_amounts``: the cost of a grid space);
+    - the card that owns a zone or counter named in an event (``owner``, ``from_owner``,
+      ``to_owner`` of one owned by each card) is shown only when it is of a component every
+      seat always sees where it lies (engine/sight.py ``public_kinds``), else it becomes "?"
+      as a hidden card is (a log line has no state to tell where the card lay; observation.py
+      shows what such a card owns only where the seat sees the card);
+    - a ``set``, ``random`` or ``reveal`` event of a private variable (``_name``, seen by no seat)
       loses its value (a simultaneous choice revealed into one stays secret: each seat's own
       choice is in its own decision line, as the observation shows it until the reveal);
     - a value a step keeps in a private variable (``as: _name``; the event names it, ``var``)
@@ -88,12 +107,17 @@ class Redactor:
         # without the teams, team t is seat t alone (the seat's own team is itself)
         self.members = [list(m) for m in members] if members is not None else [[p] for p in range((seat or 0) + 1)]
         self.sorted, self.order, self.amounts = _tables(rules)
+        self.owned = _owned(rules)
 
     def _team(self, seat):
         return next((t for t, m in enumerate(self.members) if seat in m), None)
 
     def _sees_counter(self, name, owner) -> bool:
         return bool(counter_seers(self.rules, self.members, name, owner) & self.bit)
+
+    def _unsure(self, name, owner) -> bool:
+        """Whether ``name`` is a counter of a card the seat may not see where it lies (public_card)."""
+        return owner is not None and bool(self.owned.get(name)) and not public_card(self.rules, owner)
 
     def _owner(self, name, ev, key="owner"):
         """The owner of an event's counter: its ``owner``, else the acting seat's (or team's)."""
@@ -106,7 +130,15 @@ class Redactor:
         seen = obj.get("seen_by")
         return obj.get("seat") != self.seat and isinstance(seen, list) and self.seat not in seen
 
-    def event(self, ev: dict) -> dict:
+    def event(self, ev: dict) -> dict | None:
+        """``ev`` as the seat may see it; None: left out of its line (a hidden counter's change)."""
+        out = self._event(ev)
+        if out is None or not self.owned:
+            return out
+        hide = [k for place, k in OWNERS if k in out and self.owned.get(out.get(place)) and not public_card(self.rules, out[k])]
+        return {**out, **dict.fromkeys(hide, HIDDEN)} if hide else out
+
+    def _event(self, ev: dict) -> dict | None:
         kind = str(ev.get("ev"))
         rule = self.KINDS.get(kind)
         if rule is None:   # no rule decides it: nothing of it but its kind
@@ -123,8 +155,11 @@ class Redactor:
             return out
         if rule == "counter":
             sides = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else (("counter", "owner"),)
-            hidden = any(not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides)
-            if hidden:   # which counter changed may stay; how much, and where a track piece is, do not
+            unseen = [not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides]
+            if all(unseen) and kind != "pay":   # a change the seat cannot see: not for it to know of
+                return None
+            if any(unseen) or any(self._unsure(ev.get(k), ev.get(o)) for k, o in sides):
+                # which counter changed may stay; how much, and where a track piece is, do not
                 drop = self.DROP.get(kind, ("amount",))
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
@@ -173,7 +208,7 @@ class Redactor:
             out.pop("summary", None)
             out["message"] = summary if isinstance(summary, str) else UNSAID
         else:
-            out["events"] = [self.event(e) for e in obj.get("events") or []]
+            out["events"] = [e for e in map(self.event, obj.get("events") or []) if e is not None]
         return out
 
 
