@@ -40,11 +40,11 @@ def bounded(em, dst: str, value: str, rises: bool = True, name: str | None = Non
     amount is held to (runtime._stored, ``a whole number beyond 64 bits``; four gains of 2^62
     wrote a counter no saved state reloads), by way of the local ``name`` (a fresh one where not
     given). Written into every gain: one comparison, where the amount never takes away
-    (``rises``), both ends else, and _stored called only to raise."""
+    (``rises``), both ends else, and _stored called only to raise; one statement, as ``+=`` was
+    (an effect list of a few statements is written in place: building/inlined.py INLINE_LINES)."""
     n = name or em.fresh("_n")
-    em.line(f"{n} = {value}")
-    em.line(f"if {f'{n} > {MAX_INT}' if rises else f'not {-MAX_INT - 1} <= {n} <= {MAX_INT}'}: _stored({n})   # (raises)")
-    em.line(f"{dst} = {n}")
+    test = f"({n} := {value}) <= {MAX_INT}" if rises else f"{-MAX_INT - 1} <= ({n} := {value}) <= {MAX_INT}"
+    em.line(f"{dst} = {n} if {test} else _stored({n})   # (_stored raises)")
 
 
 # a gain's or a lose's amount (transfer says its own: at most this much), read by amount_of
