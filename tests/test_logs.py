@@ -181,6 +181,28 @@ def test_a_logs_variant_reaches_the_terminal_escaped_whichever_ruleset_loads_it(
     assert "unknown variant" in err and "\x1b" not in err and "\x07" not in err, err
 
 
+def test_a_rulesets_control_characters_reach_no_terminal_from_validate_replay_or_view(tmp_path, capsys):
+    # a log's header named a ruleset file (its file_hash matching) holding escape sequences: the
+    # loader refused it and quoted the offending line raw, through replay and view as through
+    # validate (a ruleset is untrusted input too): the screen cleared, the window retitled
+    import hashlib
+    import shutil
+    from interpreter.loading.resources import find_ruleset
+    mine = tmp_path / "mine.yaml"
+    shutil.copy(find_ruleset("kuhn_poker"), mine)
+    log = tmp_path / "k.jsonl"
+    gamelog.play_game(interpreter.load(str(mine)), 2, 1, agents.make_agents("random", 2, 1), log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(mine.read_text() + "bogus: 1   # \x1b]0;pwned\x07\x1b[2J\n")
+    forged = hashlib.sha256(bad.read_bytes()).hexdigest()
+    write_log(log, [{**lines[0], "path": "bad.yaml", "hash": forged, "file_hash": forged}, *lines[1:]])
+    for words in (["validate", str(bad)], ["replay", str(log)], ["view", str(log), "--port", "0"]):
+        assert main(words) == 1
+        err = capsys.readouterr().err
+        assert "\\x1b]0;pwned\\x07\\x1b[2J" in err and "\x1b" not in err and "\x07" not in err, (words, err)
+
+
 def test_a_log_whose_texts_hold_line_breaks_of_unicode_replays(tmp_path, capsys):
     # a text holding U+2028 or \x85 is written as it is (JSON escapes neither), and replay split
     # the log with str.splitlines, which breaks a line there: the log play --log wrote was
