@@ -187,7 +187,7 @@ flow:
 
 def test_a_game_near_the_bounds_of_a_decisions_events_logs_and_replays(tmp_path):
     # a decision setting 200,000 empty lists (4 MB of MAX_EVENT_SIZE's 10, of the densest values:
-    # 400,000 of MAX_LINE_VALUES' 2,548,576) is logged and replays; and a text holding U+2028,
+    # 400,000 of MAX_LINE_VALUES' 2,412,212) is logged and replays; and a text holding U+2028,
     # written as it is, is read as one line (read as two, it was not JSON)
     path = tmp_path / "g.yaml"
     path.write_text(GAME, encoding="utf-8")
