@@ -240,9 +240,10 @@ def values(raw: bytes, start: int = 0, end: int | None = None, limit: float = fl
     count, inside = 1, False
     while start < end and count <= limit:
         stop = min(start + _WINDOW, end)
-        while stop < end and raw[stop - 1] == 0x5C:   # (an escape whole in one part)
-            stop += 1
-        part = raw[start:stop]
+        part = raw[start:stop]   # (it starts where no escape is open: the part before ended whole)
+        if stop < end and part[-1:] == b"\\" and (len(part) - len(part.rstrip(b"\\"))) % 2:
+            stop += 1   # (an escape whole in one part: a run of backslashes counted, not walked)
+            part = raw[start:stop]
         if b"\\" in part:   # (every quote left opens or closes a text)
             part = part.replace(b"\\\\", b"").replace(b'\\"', b"")
         kept = (b'"' if inside else b"") + part.translate(None, _OTHERS)   # its marks and quotes,
