@@ -118,7 +118,7 @@ def test_a_line_of_more_values_than_a_game_writes_is_refused_before_it_is_parsed
     many = gamelog.MAX_LINE_VALUES // 2 + 1
     forged.write_text(json.dumps(lines[0]) + '\n{"type": "events", "events": [' + ",".join(["[]"] * many) + "]}\n")
     parsed = []
-    monkeypatch.setattr(replay, "json_loads", lambda text: parsed.append(len(text)) or json.loads(text))
+    monkeypatch.setattr(replay, "json_loads", lambda text, **kw: parsed.append(len(text)) or json.loads(text))
     code, out, err = cli("replay", forged)
     assert code == 1 and not out and "Traceback" not in err
     assert err.startswith(f"error[replay]: {forged}: line 2: this line may make more JSON values than the "
@@ -175,7 +175,7 @@ def test_a_replay_reads_each_line_as_it_gets_to_it(tmp_path, monkeypatch):
     path = tmp_path / "dc.jsonl"
     gamelog.play_game(interpreter.load("diamonds_club"), 4, 3, agents.make_agents("random", 4, 3), log=path)
     parsed = []
-    monkeypatch.setattr(replay, "json_loads", lambda text: parsed.append(1) or json.loads(text))
+    monkeypatch.setattr(replay, "json_loads", lambda text, **kw: parsed.append(1) or json.loads(text))
 
     class Positions(list):
         def append(self, item):

@@ -257,6 +257,16 @@ def values(raw: bytes, start: int = 0, end: int | None = None, limit: float = fl
     return count
 
 
+# The fields the writer writes on each kind of line after the header (a log of an older format:
+# some of them, replay.py ADDED); a reader refuses any other (a note no writer wrote: "seat 2 cheated")
+LINE_FIELDS = {"events": frozenset({"type", "events"}),
+               "decision": frozenset({"type", "n", "seat", "prompt", "action", "events", "seen_by"}),
+               "result": frozenset({"type", "scores", "winners", "decisions", "breakdown"}),
+               "error": frozenset({"type", "n", "seat", "prompt", "action", "agent", "decisions", "message", "loc",
+                                   "calls", "summary", "seen_by"}),
+               "stopped": frozenset({"type", "decisions", "why"})}
+
+
 class LogFull(GameError):
     """A log that would grow past what replay reads: it ends with a ``stopped`` line saying so."""
 

@@ -21,8 +21,8 @@ from ...loading.source import read_file
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from .finding import load_for_log
-from .gamelog import (FORMAT, MAX_LINE_VALUES, MAX_LOG_BYTES, MAX_LOG_VALUES, OLDER, agent_failure, ending, error_fields,
-                      events_out, seen_field, values)
+from .gamelog import (FORMAT, LINE_FIELDS, MAX_LINE_VALUES, MAX_LOG_BYTES, MAX_LOG_VALUES, OLDER, agent_failure, ending,
+                      error_fields, events_out, seen_field, values)
 from .redact import Redactor
 
 
@@ -89,7 +89,7 @@ def parsed(raw: bytes, where: str, total: int, last: bool = False, start: int = 
     except UnicodeDecodeError as e:
         raise ReplayError(f"{where}: not UTF-8 text (its byte {e.start + 1})") from None
     try:
-        obj = json_loads(text)
+        obj = json_loads(text, unique=True)   # (a key twice: a reader would take one of them)
     except JSONInputError as e:
         raise ReplayError(f"{where}: {'truncated or not valid JSON' if last else 'not valid JSON'} ({e.msg})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
@@ -220,6 +220,12 @@ def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorde
         kind = obj["type"]
         if result_seen is not None:
             fail(no, f"a '{kind}' line after the result line (line {result_seen})")
+        extra = sorted(obj.keys() - LINE_FIELDS.get(kind, obj.keys()))
+        if extra:
+            fail(no, f"the {kind} line has {', '.join(map(repr, extra))}, which no writer writes on one")
+        if setup is None and not older and kind in ("decision", "result", "error"):   # (the writer writes it first)
+            fail(no, f"a '{kind}' line, but no events line of the game's setup before it (a log of this format "
+                     "has one after its header)")
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
