@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+from sys import intern
 
 MAX_DEPTH = 64   # levels of arrays and objects in one JSON value
 
@@ -52,8 +53,9 @@ def _no_constant(name: str):
 
 def _unique(pairs: list) -> dict:
     """A JSON object's pairs as a dict, refused when a key appears twice (json keeps the last:
-    a line could say one thing to one reader and another to the next)."""
-    d = dict(pairs)
+    a line could say one thing to one reader and another to the next); its keys interned (json
+    shares a key only within one text: the many lines of a log name the same few, kept once)."""
+    d = {intern(k): v for k, v in pairs}
     if len(d) != len(pairs):
         seen: set = set()
         for k, _ in pairs:
