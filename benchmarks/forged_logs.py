@@ -3,14 +3,15 @@
 viewer opening it) on logs made of a real header and lines of many small values
 (play/logs/gamelog.py ``values``, MAX_LINE_VALUES and MAX_LOG_VALUES; docs/security.md).
 
-    python benchmarks/forged_logs.py [--mb N] [--shape SHAPE ...]
+    python benchmarks/forged_logs.py [--mb N] [--shape SHAPE ...] [--game GAME]
     python benchmarks/forged_logs.py --bundled SEEDS
 
 Each shape is a log of about N megabytes (30 by default), a tic-tac-toe game's header and then:
 ``lists``, one line of empty lists (``[],`` 3 bytes each); ``texts``, one line of two-letter
 texts; ``deep``, one line of lists nested 62 deep; ``lines``, lines of 100,000 empty lists each;
 ``blank``, lines of two spaces; ``records``, a log redacted for seat 0 whose decision lines hold
-500,000 empty records each (``{},``), opened as the viewer opens it (its timeline keeps every line).
+500,000 empty records each (``{},``), opened as the viewer opens it (its timeline keeps every line);
+``decisions``, such a log of the shortest decision lines a reader takes (each field, no event).
 Each is read in a process of its own; printed: the shape, the log's size, the process's largest
 resident size, its time, and the first line of what it said. The second form prints the most
 values a line and a log of each bundled game hold (its largest player count, random agents).
@@ -51,29 +52,38 @@ def _write(f, shape: str, size: int) -> None:
             f.write("," + part)
         f.write("]}\n")
         return
-    line = {"lines": _events(",".join(["[]"] * 100_000)), "blank": "  \n" * 100_000,
-            "records": '{"type": "decision", "seat": 0, "prompt": "mark", "action": "(1,1)", "events": ['
-                       + ",".join(["{}"] * 500_000) + "]}\n"}[shape]
+    if shape in ("records", "decisions"):   # decision lines, numbered
+        events = ",".join(["{}"] * 500_000) if shape == "records" else ""
+        n = written = 0
+        while True:
+            n += 1
+            line = f'{{"type": "decision", "n": {n}, "seat": 0, "prompt": "", "action": "", "events": [{events}]}}\n'
+            if written + len(line) > size:
+                return
+            written += f.write(line)
+    line = {"lines": _events(",".join(["[]"] * 100_000)), "blank": "  \n" * 100_000}[shape]
     for _ in range(size // len(line)):
         f.write(line)
 
 
-def _header(folder: Path, shape: str) -> str:
+def _header(folder: Path, shape: str, game: str = "tic_tac_toe") -> str:
     log = folder / "real.jsonl"
-    gamelog.play_game(interpreter.load("tic_tac_toe"), 2, 1, agents.make_agents("random", 2, 1), log=log, force=True)
+    rules = interpreter.load(game)
+    n = rules.min_players
+    gamelog.play_game(rules, n, 1, agents.make_agents("random", n, 1), log=log, force=True)
     head = json.loads(log.read_text().splitlines()[0])
-    if shape == "records":   # (a log redacted for seat 0: read line by line, every line kept)
+    if shape in ("records", "decisions"):   # (a log redacted for seat 0: read line by line, every line kept)
         head = {**head, "redacted_for": 0, "replayable": False}
         del head["seed"]
     return json.dumps(head) + "\n"
 
 
-def measure(shape: str, mb: int, folder: Path) -> None:
+def measure(shape: str, mb: int, folder: Path, game: str = "tic_tac_toe") -> None:
     path = folder / f"{shape}.jsonl"
     with open(path, "w") as f:
-        f.write(_header(folder, shape))
+        f.write(_header(folder, shape, game))
         _write(f, shape, mb << 20)
-    if shape == "records":
+    if shape in ("records", "decisions"):
         argv = [sys.executable, "-c", "import sys; from interpreter.web.timeline import open_log\n"
                 "try:\n    open_log(sys.argv[1])\nexcept Exception as e:\n    print(e, file=sys.stderr); sys.exit(1)",
                 str(path)]
@@ -111,8 +121,10 @@ def bundled(seeds: int) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--mb", type=int, default=30, help="megabytes of each forged log (default 30)")
-    p.add_argument("--shape", nargs="*", default=["lists", "texts", "deep", "lines", "blank", "records"],
-                   choices=["lists", "texts", "deep", "lines", "blank", "records"])
+    p.add_argument("--shape", nargs="*", default=["lists", "texts", "deep", "lines", "blank", "records", "decisions"],
+                   choices=["lists", "texts", "deep", "lines", "blank", "records", "decisions"])
+    p.add_argument("--game", default="tic_tac_toe", help="the bundled game whose header the logs have "
+                   "(default tic_tac_toe; diamonds_club declares the largest step budget, 3,000,000)")
     p.add_argument("--bundled", type=int, metavar="SEEDS", help="the values of the bundled games' logs instead")
     args = p.parse_args()
     if args.bundled:
@@ -121,7 +133,7 @@ def main() -> None:
     print(", ".join(bounds) or "no bound of the values a log holds")
     with tempfile.TemporaryDirectory() as folder:
         for shape in args.shape:
-            measure(shape, args.mb, Path(folder))
+            measure(shape, args.mb, Path(folder), args.game)
 
 
 if __name__ == "__main__":

@@ -51,8 +51,11 @@ class Diagnostic:
     calls: tuple = ()
 
     def format(self) -> str:
-        head = f"{self.severity}[{self.code}]: {self.message}"
-        out = [head if self.loc is None else f"{self.loc}: {head}"]
+        """The diagnostic as a terminal shows it. Every text in it that may come from a file (its
+        message, hint and paths, the quoted source line) is written ``printable``: a ruleset or
+        a log is untrusted input, and a control character in it must not reach the terminal."""
+        head = f"{self.severity}[{self.code}]: {printable(self.message)}"
+        out = [head if self.loc is None else f"{printable(str(self.loc))}: {head}"]
         loc = self.loc
         src = source_line(loc.path, loc.line) if loc else None
         if loc is not None and src is not None:
@@ -62,13 +65,15 @@ class Diagnostic:
                 src = ("…" if start else "") + src[start:start + QUOTE_WIDTH] + (
                     "…" if start + QUOTE_WIDTH < len(src) else "")
                 col -= start - (1 if start else 0)
-            # Keep tabs as tabs so the caret lines up whatever the terminal's tab width.
-            pad = "".join("\t" if c == "\t" else " " for c in src[:col - 1]).ljust(col - 1)
-            width = max(1, min(self.span, len(src) - col + 1))
-            out += ["    " + src, "    " + pad + "^" * width]
+            # Each character as printable writes it, but tabs kept as tabs so the caret lines up
+            # whatever the terminal's tab width; the caret's column counted on the written text.
+            shown = ["\t" if c == "\t" else printable(c) for c in src]
+            pad = "".join("\t" if c == "\t" else " " * len(c) for c in shown[:col - 1]).ljust(col - 1)
+            width = max(1, sum(len(c) for c in shown[col - 1:col - 1 + max(1, self.span)]))
+            out += ["    " + "".join(shown), "    " + pad + "^" * width]
         out += [f"  {called_from(at)}" for at in self.calls]
         if self.hint:
-            out.append(f"  hint: {self.hint}")
+            out.append(f"  hint: {printable(self.hint)}")
         return "\n".join(out)
 
     def to_dict(self) -> dict:
@@ -84,7 +89,7 @@ def called_from(loc: Location | str) -> str:
     ``loc``: a Location, or one as text)."""
     path, line = (loc.path, loc.line) if isinstance(loc, Location) else (str(loc).rsplit(":", 2) + ["", ""])[:2]
     src = source_line(path, int(line)) if str(line).isdigit() else None
-    return f"called from {loc}" + (f": {src.strip()}" if src and src.strip() else "")
+    return printable(f"called from {loc}" + (f": {src.strip()}" if src and src.strip() else ""))
 
 
 QUOTE_WIDTH = 160   # characters of a source line quoted under a diagnostic

@@ -94,3 +94,19 @@ def test_no_text_file_holds_a_merge_conflicts_markers():
     files += [root / "README.md", root / "pyproject.toml"]
     assert len(files) > 100
     assert [str(f.relative_to(root)) for f in files if marker.search(f.read_text(errors="replace"))] == []
+
+
+def test_the_log_bounds_figures_in_the_docs_are_the_ones_the_code_computes():
+    # the docs quoted MAX_LINE_VALUES and the values a game's events make as computed before
+    # NUMBER_WIDTH grew to 22 (2,548,576, "1,500,000", "7,500,000"): each figure is the code's
+    from interpreter.engine.events import NUMBER_WIDTH
+    from interpreter.errors import figure
+    from interpreter.play.logs import gamelog
+    row = next(line for line in (DOCS / "security.md").read_text(encoding="utf-8").splitlines()
+               if line.startswith("| `MAX_LINE_VALUES`"))
+    said = f"more JSON values than the {figure(gamelog.MAX_LINE_VALUES)} of a line"
+    assert said in row and said in " ".join((DOCS / "reference.md").read_text(encoding="utf-8").split())
+    assert f"| {figure(gamelog.MAX_LINE_VALUES)}; {figure(gamelog.MAX_LOG_VALUES)} |" in row
+    assert f"3 values for each {NUMBER_WIDTH} of their size" in row
+    for name in ("LINE_EVENT_VALUES", "GAME_EVENT_VALUES", "DECISION_LINES_ROOM"):
+        assert f"{figure(getattr(gamelog, name))} (`{name}`" in row, name

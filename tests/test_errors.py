@@ -38,6 +38,19 @@ def test_format_keeps_tabs_so_caret_aligns():
     assert d.format().splitlines()[1:] == ["    \tx: 1", "    \t^"]
 
 
+def test_format_writes_a_files_control_characters_escaped_with_the_caret_under_its_column():
+    # a source line, message, hint or path from a file reached the terminal raw: an escape
+    # sequence in a ruleset cleared the screen; escaped, the caret is counted on the text shown
+    register_source("e\x1b.yaml", "a\x1b[2J\tb: \x07x")
+    d = Diagnostic("unknown key 'b\x1b'", Location("e\x1b.yaml", 1, 10), "unknown-key", hint="h\x07", span=2)
+    out = d.format()
+    assert "\x1b" not in out and "\x07" not in out, out
+    head, quoted, caret, hint = out.split("\n")
+    assert head == "e\\x1b.yaml:1:10: error[unknown-key]: unknown key 'b\\x1b'" and hint == "  hint: h\\x07"
+    assert quoted == "    a\\x1b[2J\tb: \\x07x" and caret == "    " + " " * 8 + "\t" + "   ^^^^^"
+    assert quoted[len(caret) - 5:] == "\\x07x"   # (the caret under the escaped text)
+
+
 def test_format_caret_clamped_to_line_end():
     d = Diagnostic("bad", Location("t.yaml", 1, 7), "type", span=50)
     assert d.format().splitlines()[2] == "          ^^^^"

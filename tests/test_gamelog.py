@@ -2,15 +2,16 @@
 import hashlib
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 import interpreter
 from interpreter.play import agents
-from interpreter.play.logs import gamelog, replay
+from interpreter.play.logs import gamelog, redacted, replay
 from interpreter.errors import ReplayError, UsageError
-from helpers import bundled, gaining, load_text, tiny_ruleset, write_log
+from helpers import bundled, gaining, load_text, tiny_ruleset, write_log, write_ruleset
 
 
 @pytest.fixture(scope="module")
@@ -279,7 +280,7 @@ def test_a_failing_game_ends_its_log_with_the_error_and_replays_it(tmp_path):
     with pytest.raises(interpreter.GameError):
         gamelog.play_game(rules, 2, seed, agents.make_agents("random", 2, seed), log=mine, log_for=0)
     assert f"seed {seed}" not in mine.read_text().splitlines()[-1]
-    assert replay.read_redacted(mine)[2][-1][1]["type"] == "error"
+    assert redacted.read_redacted(mine)[2][-1][1]["type"] == "error"
 
 
 def test_a_redacted_log_keeps_no_seed_and_says_it_cannot_be_replayed(rules, tmp_path):
@@ -298,7 +299,7 @@ def test_a_redacted_log_keeps_no_seed_and_says_it_cannot_be_replayed(rules, tmp_
     write_log(tmp_path / "r.jsonl", [{k: v for k, v in head.items() if k != "redacted_for"}] + by_redact[1:])
     with pytest.raises(ReplayError, match="not replayable"):
         replay.replay(tmp_path / "r.jsonl")
-    ruleset, read_head, body = replay.read_redacted(mine)   # what rulebook view reads
+    ruleset, read_head, body = redacted.read_redacted(mine)   # what rulebook view reads
     assert ruleset.hash == rules.hash and read_head["players"] == 4 and body[-1][1]["type"] == "result"
 
 
@@ -479,3 +480,39 @@ def test_a_log_line_past_the_room_left_is_refused_before_it_is_written_out(tmp_p
         writer.write(line)
     assert sum(map(len, encoded)) < 200_000 < len(gamelog._within(line, 10**7))
     assert (tmp_path / "g.jsonl").read_text().startswith('{"type": "stopped", "decisions": 0')
+
+
+def test_a_redacted_log_is_refused_at_a_line_no_writer_writes_so_the_viewer_keeps_no_more(tmp_path):
+    # every line of a redacted log is kept (the viewer's timeline): lines of {"type": "decision"},
+    # 19 bytes each, kept some 450 bytes each (a log of 255 MB, some 9 GB); now a decision line
+    # has each field of its type and no other, is the next decision, and a log holds no more
+    # decisions than its game's step budget, each counting one
+    path = write_ruleset(tmp_path, """\
+        game: lim
+        players: {min: 2, max: 2}
+        limits: {steps: 30}
+        vars:
+          x: {type: int, start: "0"}
+        flow:
+          - choose: {who: 0, options: "[1, 2]", as: x}
+        """)
+    rules = interpreter.load(path)
+    mine = tmp_path / "mine.jsonl"
+    gamelog.play_game(rules, 2, 1, agents.make_agents("random", 2, 1), log=mine, log_for=1)
+    lines = [json.loads(line) for line in mine.read_text().splitlines()]
+    assert [line["type"] for line in lines] == ["header", "events", "decision", "result"]
+    assert redacted.read_redacted(mine)[2][1][1] == lines[2]
+    decision = lines[2]
+    log = tmp_path / "r.jsonl"
+    for changed, said in (
+            ([{"type": "decision"}] * 3, "line 3: the decision has no valid 'n'"),
+            ([{**decision, "seat": "0"}], "line 3: the decision has no valid 'seat'"),
+            ([{**decision, "note": 1}], "line 3: the decision line has 'note', which no writer writes on one"),
+            ([decision, decision], "line 4: decision 1 of seat 0: not decision 2 of a seat"),
+            ([{**decision, "seat": 2}], "line 3: decision 1 of seat 2: not decision 1 of a seat"),
+            ([{**decision, "n": n} for n in range(1, 32)], "line 33: more decisions than the game's step budget of 30")):
+        write_log(log, [*lines[:2], *changed, lines[-1]])
+        with pytest.raises(ReplayError, match=re.escape(said)):
+            redacted.read_redacted(log)
+    write_log(log, [*lines[:2], *({**decision, "n": n} for n in range(1, 31)), lines[-1]])
+    assert len(redacted.read_redacted(log)[2]) == 32   # (as many as the budget: read)

@@ -51,6 +51,8 @@ def test_a_lines_values_are_its_brackets_commas_and_colons_outside_its_texts(mon
     assert values(json.dumps({"a": "x,y:[{", "b": [1, {"c": '\\"', "d": "\\", "e": 'q"r,'}]}).encode()) == 13
     assert values(json.dumps(["\u2028,", ",,,:" * 1000, {"": []}], ensure_ascii=False).encode()) == 7
     assert values(b'"' + b"a,b" * (10_000 if window < 100 else 100_000) + b'"') == 1   # (more than a window of it: one text)
+    for run in (1, 2, 7, 38, 1001):   # (runs of escaped backslashes across parts, an escaped quote after one)
+        assert values(json.dumps(["\\" * run + ',"[', "x", {"\\" * run: 1}]).encode()) == 6
     rnd = random.Random(5)
     chars = ["a", ",", ":", "[", "{", '"', "\\", "\n", "\u2028", "é", " "]
 
@@ -68,6 +70,22 @@ def test_a_lines_values_are_its_brackets_commas_and_colons_outside_its_texts(mon
         for text in (json.dumps(value), json.dumps(value, ensure_ascii=False)):
             assert values(text.encode()) == _outside(text) >= _made(value), text
             assert values(b"xx" + text.encode() + b"y", 2, len(text.encode()) + 2) == _outside(text)   # (a part of raw)
+
+
+def test_a_run_of_backslashes_is_counted_a_part_at_a_time_not_a_byte_at_a_time(monkeypatch):
+    # a part of the line that ended inside a run of escaped backslashes grew one byte at a time
+    # through the run (a Python step each: 50 MB of them took 13.5 s to refuse, 1.9 s for
+    # letters); the bytes of the line are now looked at a part at a time, whatever they hold
+    monkeypatch.setattr(gamelog, "_WINDOW", 64)
+    looks = []
+
+    class Line(bytes):
+        def __getitem__(self, at):
+            looks.append(at)
+            return super().__getitem__(at)
+    raw = Line(b'["' + b"\\" * 50_000 + b'", 1]')
+    assert values(raw) == 3
+    assert len(looks) <= 2 * (len(raw) // 64 + 1)
 
 
 @pytest.mark.parametrize("value", [[], [[[[]]]], {"": []}, {"a": [], "b": {}}, "", [""] * 40, list(range(30)),
@@ -100,7 +118,7 @@ def test_a_line_of_more_values_than_a_game_writes_is_refused_before_it_is_parsed
     many = gamelog.MAX_LINE_VALUES // 2 + 1
     forged.write_text(json.dumps(lines[0]) + '\n{"type": "events", "events": [' + ",".join(["[]"] * many) + "]}\n")
     parsed = []
-    monkeypatch.setattr(replay, "json_loads", lambda text: parsed.append(len(text)) or json.loads(text))
+    monkeypatch.setattr(replay, "json_loads", lambda text, **kw: parsed.append(len(text)) or json.loads(text))
     code, out, err = cli("replay", forged)
     assert code == 1 and not out and "Traceback" not in err
     assert err.startswith(f"error[replay]: {forged}: line 2: this line may make more JSON values than the "
@@ -157,7 +175,7 @@ def test_a_replay_reads_each_line_as_it_gets_to_it(tmp_path, monkeypatch):
     path = tmp_path / "dc.jsonl"
     gamelog.play_game(interpreter.load("diamonds_club"), 4, 3, agents.make_agents("random", 4, 3), log=path)
     parsed = []
-    monkeypatch.setattr(replay, "json_loads", lambda text: parsed.append(1) or json.loads(text))
+    monkeypatch.setattr(replay, "json_loads", lambda text, **kw: parsed.append(1) or json.loads(text))
 
     class Positions(list):
         def append(self, item):
@@ -187,7 +205,7 @@ flow:
 
 def test_a_game_near_the_bounds_of_a_decisions_events_logs_and_replays(tmp_path):
     # a decision setting 200,000 empty lists (4 MB of MAX_EVENT_SIZE's 10, of the densest values:
-    # 400,000 of MAX_LINE_VALUES' 2,548,576) is logged and replays; and a text holding U+2028,
+    # 400,000 of MAX_LINE_VALUES' 2,412,212) is logged and replays; and a text holding U+2028,
     # written as it is, is read as one line (read as two, it was not JSON)
     path = tmp_path / "g.yaml"
     path.write_text(GAME, encoding="utf-8")

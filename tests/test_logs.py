@@ -181,6 +181,54 @@ def test_a_logs_variant_reaches_the_terminal_escaped_whichever_ruleset_loads_it(
     assert "unknown variant" in err and "\x1b" not in err and "\x07" not in err, err
 
 
+def test_a_log_with_its_setup_line_removed_a_key_twice_or_a_field_no_writer_writes_is_refused(tmp_path, capsys):
+    # each of these replayed as verified: the setup's events line removed (format 3 writes it
+    # always), a decision naming "action" twice (json keeps the last: another reader may take
+    # the first), a note on a decision or the result that no writer writes
+    rules, lines = play_logged(tmp_path, "diamonds", 3, {"rounds": 1})
+    log = tmp_path / "t.jsonl"
+    assert lines[1]["type"] == "events" and lines[2]["type"] == "decision" and lines[-1]["type"] == "result"
+    for changed, said in (
+            ([lines[0], *lines[2:]], "line 2: a 'decision' line, but no events line of the game's setup before it"),
+            ([*lines[:2], {**lines[2], "note": "seat 2 cheated"}, *lines[3:]],
+             "line 3: the decision line has 'note', which no writer writes on one"),
+            ([*lines[:-1], {**lines[-1], "winners_note": "x"}],
+             f"line {len(lines)}: the result line has 'winners_note', which no writer writes on one")):
+        write_log(log, changed)
+        assert main(["replay", str(log)]) == 1
+        assert said in capsys.readouterr().err
+    write_log(log, lines)
+    text = log.read_text().splitlines()
+    text[2] = text[2].replace('"action": ', '"action": "X", "action": ', 1)
+    log.write_text("\n".join(text) + "\n")
+    assert main(["replay", str(log)]) == 1
+    assert 'line 3: not valid JSON (the key "action" appears twice in one object)' in capsys.readouterr().err
+    write_log(log, [{**lines[0], "format": 2}, *lines[2:]])   # (format 2: its writer may not have written one)
+    assert main(["replay", str(log)]) == 0, capsys.readouterr().err
+
+
+def test_a_rulesets_control_characters_reach_no_terminal_from_validate_replay_or_view(tmp_path, capsys):
+    # a log's header named a ruleset file (its file_hash matching) holding escape sequences: the
+    # loader refused it and quoted the offending line raw, through replay and view as through
+    # validate (a ruleset is untrusted input too): the screen cleared, the window retitled
+    import hashlib
+    import shutil
+    from interpreter.loading.resources import find_ruleset
+    mine = tmp_path / "mine.yaml"
+    shutil.copy(find_ruleset("kuhn_poker"), mine)
+    log = tmp_path / "k.jsonl"
+    gamelog.play_game(interpreter.load(str(mine)), 2, 1, agents.make_agents("random", 2, 1), log=log)
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(mine.read_text() + "bogus: 1   # \x1b]0;pwned\x07\x1b[2J\n")
+    forged = hashlib.sha256(bad.read_bytes()).hexdigest()
+    write_log(log, [{**lines[0], "path": "bad.yaml", "hash": forged, "file_hash": forged}, *lines[1:]])
+    for words in (["validate", str(bad)], ["replay", str(log)], ["view", str(log), "--port", "0"]):
+        assert main(words) == 1
+        err = capsys.readouterr().err
+        assert "\\x1b]0;pwned\\x07\\x1b[2J" in err and "\x1b" not in err and "\x07" not in err, (words, err)
+
+
 def test_a_log_whose_texts_hold_line_breaks_of_unicode_replays(tmp_path, capsys):
     # a text holding U+2028 or \x85 is written as it is (JSON escapes neither), and replay split
     # the log with str.splitlines, which breaks a line there: the log play --log wrote was

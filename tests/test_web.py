@@ -203,12 +203,14 @@ def test_a_redacted_log_that_does_not_hold_together_is_refused_at_its_line(tmp_p
     path = tmp_path / "r.jsonl"
     play_game(rules, 4, 1, make_agents("random", 4, 1), log=str(path), log_for=1)
     lines = path.read_text().splitlines()
+    first = json.loads(lines[2])   # (the first decision: a line changed in its place)
     for broken, message in ((lines + [lines[2]], f"line {len(lines) + 1}: a 'decision' line after the result line"),
                             (lines[:3] + [lines[1]] + lines[3:], "line 4: an events line after the first decision"),
-                            (lines[:2] + ['{"type": "decision", "events": 3}'] + lines[2:], "line 3: its 'events' is not a list"),
+                            (lines[:2] + [json.dumps({**first, "events": 3})] + lines[3:], "line 3: the decision has no valid 'events'"),
+                            (lines[:2] + ['{"type": "decision", "events": 3}'] + lines[2:], "line 3: the decision has no valid 'n'"),
                             (lines[:2] + ['{"type": "move"}'] + lines[2:], "line 3: unknown line type 'move'"),
                             ([lines[0].replace('"redacted_for": 1', '"redacted_for": 7')] + lines[1:], "line 1: not a log redacted"),
-                            (lines[:2] + ['{"type": "decision", "seat": 0, "events": [{"ev": "trick", "cards": 5}]}'] + lines[2:],
+                            (lines[:2] + [json.dumps({**first, "events": [{"ev": "trick", "cards": 5}]})] + lines[3:],
                              "line 3: an event of this line cannot be told"),
                             (lines[:-1] + ['{"type": "result", "scores": [1, 2, 3, 4], "winners": "all"}'],
                              f"line {len(lines)}: the result line has no list")):

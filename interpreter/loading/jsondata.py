@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import json
+from sys import intern
 
 MAX_DEPTH = 64   # levels of arrays and objects in one JSON value
 
@@ -50,14 +51,29 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def loads(text: str):
-    """json.loads, but JSONInputError for bad JSON, NaN or Infinity, or too deep a value."""
+def _unique(pairs: list) -> dict:
+    """A JSON object's pairs as a dict, refused when a key appears twice (json keeps the last:
+    a line could say one thing to one reader and another to the next); its keys interned (json
+    shares a key only within one text: the many lines of a log name the same few, kept once)."""
+    d = {intern(k): v for k, v in pairs}
+    if len(d) != len(pairs):
+        seen: set = set()
+        for k, _ in pairs:
+            if k in seen:
+                raise ValueError(f"the key {json.dumps(k, ensure_ascii=False)} appears twice in one object")
+            seen.add(k)
+    return d
+
+
+def loads(text: str, unique: bool = False):
+    """json.loads, but JSONInputError for bad JSON, NaN or Infinity, or too deep a value;
+    ``unique``: also for an object that names a key twice."""
     if too_deep(text):
         raise JSONInputError(f"nested more than {MAX_DEPTH} levels deep")
     collecting = gc.isenabled()   # (the collector walks every list made so far, again and again:
     gc.disable()                  # 16 MB of "[]," parsed in 7 s with it, 1.2 s without)
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, object_pairs_hook=_unique if unique else None)
     except RecursionError:   # (the depth check makes this unreachable; kept as a guard)
         raise JSONInputError(f"nested more than {MAX_DEPTH} levels deep") from None
     except ValueError as e:

@@ -393,8 +393,10 @@ def load_yaml(text: str | bytes, path: str = "<string>") -> tuple[object, Source
         code = "limit" if isinstance(e, _LimitError) or too_deep else "yaml-syntax"
         raise RulesetError(e.problem or e.context or "invalid YAML", loc, code, hint=hint) from None
     except yaml.reader.ReaderError as e:  # non-printable characters
+        at = e.position   # (the C parser's: of the text's UTF-8 bytes; a column counts characters)
+        at = len(text.encode("utf-8")[:at].decode("utf-8", "ignore")) if _LOADER is not _PyLoader else at
         raise RulesetError(f"character {e.character!r} not allowed in a ruleset",
-                           file.location(e.position), "encoding") from None
+                           file.location(at), "encoding") from None
     except (yaml.YAMLError, RecursionError) as e:  # anything else PyYAML may raise
         raise RulesetError(f"invalid YAML: {e}", Location(path, 1, 1), "yaml-syntax") from None
     conv = _Converter(file)

@@ -12,7 +12,8 @@ import threading
 
 from ..errors import GameError, ReplayError
 from ..play.display.narrate import choice, event as tell_event, owners, tell
-from ..play.logs.replay import log_lines, read_redacted
+from ..play.logs.redacted import read_redacted
+from ..play.logs.replay import log_lines
 from .games import LogView, cards_of
 
 

@@ -60,7 +60,7 @@ def load_for_log(head: dict, where: str, ruleset=None):
         except RulebookError as e:   # (the log's own ruleset, by its content: its errors may be shown)
             raise ReplayError([*ReplayError(f"{where}: line 1: the log's ruleset {path} does not load").diagnostics,
                                *e.diagnostics]) from None
-    if changed is not None:   # the bundled ruleset of that name, changed since (_rules_of says so)
+    if changed is not None:   # the bundled ruleset of that name, changed since (rules_of says so)
         return changed
     raise ReplayError(f"{where}: line 1: cannot find the ruleset of this log (name {name!r}, hash "
                       f"{str(head.get('hash'))[:12]}): the file it names is not there, or has changed since the "

@@ -70,7 +70,7 @@ import re
 from pathlib import Path
 from typing import IO, Callable, NoReturn
 
-from ...engine.events import MAX_EVENT_SIZE, NUMBER_WIDTH, Events, Kept
+from ...engine.events import MAX_EVENT_SIZE, MAX_GAME_EVENT_SIZE, NUMBER_WIDTH, Events, Kept
 from ...engine.sight import Choice
 from ...errors import GameError, RulebookError, UsageError, figure
 from ...loading.resources import resource_dir
@@ -209,15 +209,19 @@ LOG_END_ROOM = 1 << 20      # of MAX_LOG_BYTES, kept for a log's last line (its 
 # 30 times its size. A game's events make at most 3 values for each NUMBER_WIDTH of their size
 # (engine/events.py: every value counts at least that, a list or record that more of its own,
 # and brings at most 2 brackets, commas or colons), so a line's events make at most
-# 3 * MAX_EVENT_SIZE // NUMBER_WIDTH, a game's 3 * MAX_GAME_EVENT_SIZE // NUMBER_WIDTH (7,500,000);
-# ``LINE_ROOM`` more is the room of a line's own fields and a header's parameters, and the rest
-# of MAX_LOG_VALUES the room of the lines' own fields (some 20 a decision line: 1,250,000 decision
-# lines, where MAX_LOG_BYTES holds 3,000,000 at most; the bundled games' logs hold 46,665 values
-# at most: docs/security.md).
+# LINE_EVENT_VALUES, a game's GAME_EVENT_VALUES; ``LINE_ROOM`` more is the room of a line's own
+# fields and a header's parameters, and the rest of MAX_LOG_VALUES (DECISION_LINES_ROOM) the room
+# of the lines' own fields (some DECISION_FIELD_VALUES a decision line; the bundled games' logs
+# hold 46,665 values at most: docs/security.md, which quotes these figures: tests/test_docs.py).
+LINE_EVENT_VALUES = 3 * MAX_EVENT_SIZE // NUMBER_WIDTH         # 1,363,636
+GAME_EVENT_VALUES = 3 * MAX_GAME_EVENT_SIZE // NUMBER_WIDTH    # 6,818,181
 LINE_ROOM = 1 << 20
-MAX_LINE_VALUES = 3 * MAX_EVENT_SIZE // NUMBER_WIDTH + LINE_ROOM   # values of one line (docs/security.md)
+MAX_LINE_VALUES = LINE_EVENT_VALUES + LINE_ROOM   # values of one line (docs/security.md)
 MAX_LOG_VALUES = 1 << 25    # values of a log's lines together (docs/security.md)
 LOG_END_VALUES = 1 << 20    # of MAX_LOG_VALUES, kept for a log's last line
+DECISION_FIELD_VALUES = 20   # a decision line's values beside its events, about
+# the decision lines a log may hold beside the most events a game's may make (1,231,954)
+DECISION_LINES_ROOM = (MAX_LOG_VALUES - LOG_END_VALUES - LINE_ROOM - GAME_EVENT_VALUES) // DECISION_FIELD_VALUES
 
 _TEXT = re.compile(rb'"[^"]*"')   # a text of a line, once its escaped backslashes and quotes are gone
 _OTHERS = bytes(sorted(set(range(256)) - set(b'"[{,:')))
@@ -235,9 +239,10 @@ def values(raw: bytes, start: int = 0, end: int | None = None, limit: float = fl
     count, inside = 1, False
     while start < end and count <= limit:
         stop = min(start + _WINDOW, end)
-        while stop < end and raw[stop - 1] == 0x5C:   # (an escape whole in one part)
-            stop += 1
-        part = raw[start:stop]
+        part = raw[start:stop]   # (it starts where no escape is open: the part before ended whole)
+        if stop < end and part[-1:] == b"\\" and (len(part) - len(part.rstrip(b"\\"))) % 2:
+            stop += 1   # (an escape whole in one part: a run of backslashes counted, not walked)
+            part = raw[start:stop]
         if b"\\" in part:   # (every quote left opens or closes a text)
             part = part.replace(b"\\\\", b"").replace(b'\\"', b"")
         kept = (b'"' if inside else b"") + part.translate(None, _OTHERS)   # its marks and quotes,
@@ -249,6 +254,16 @@ def values(raw: bytes, start: int = 0, end: int | None = None, limit: float = fl
         count += len(_TEXT.sub(b"", kept)) if quotes else len(kept)
         start = stop
     return count
+
+
+# The fields the writer writes on each kind of line after the header (a log of an older format:
+# some of them, replay.py ADDED); a reader refuses any other (a note no writer wrote: "seat 2 cheated")
+LINE_FIELDS = {"events": frozenset({"type", "events"}),
+               "decision": frozenset({"type", "n", "seat", "prompt", "action", "events", "seen_by"}),
+               "result": frozenset({"type", "scores", "winners", "decisions", "breakdown"}),
+               "error": frozenset({"type", "n", "seat", "prompt", "action", "agent", "decisions", "message", "loc",
+                                   "calls", "summary", "seen_by"}),
+               "stopped": frozenset({"type", "decisions", "why"})}
 
 
 class LogFull(GameError):

@@ -6,7 +6,7 @@ replay worked it out (each line as this engine writes it: its events and ``seen_
 replay's), never a logged line's word: a log of an older format may lack what hides a value.
 
 A log redacted for a seat (``"redacted_for"``, ``"replayable": false``) keeps no seed: it is
-read line by line (``read_redacted``), never replayed.
+read line by line (redacted.py ``read_redacted``), never replayed.
 """
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from ...loading.source import read_file
 from ...engine.events import Events, Kept
 from ...engine.sight import Choice
 from .finding import load_for_log
-from .gamelog import (FORMAT, MAX_LINE_VALUES, MAX_LOG_BYTES, MAX_LOG_VALUES, OLDER, agent_failure, ending, error_fields,
-                      events_out, seen_field, values)
+from .gamelog import (FORMAT, LINE_FIELDS, MAX_LINE_VALUES, MAX_LOG_BYTES, MAX_LOG_VALUES, OLDER, agent_failure, ending,
+                      error_fields, events_out, seen_field, values)
 from .redact import Redactor
 
 
@@ -89,7 +89,7 @@ def parsed(raw: bytes, where: str, total: int, last: bool = False, start: int = 
     except UnicodeDecodeError as e:
         raise ReplayError(f"{where}: not UTF-8 text (its byte {e.start + 1})") from None
     try:
-        obj = json_loads(text)
+        obj = json_loads(text, unique=True)   # (a key twice: a reader would take one of them)
     except JSONInputError as e:
         raise ReplayError(f"{where}: {'truncated or not valid JSON' if last else 'not valid JSON'} ({e.msg})") from None
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), str):
@@ -117,7 +117,7 @@ def _check_header(head: dict, where: str, replaying: bool) -> None:
             raise ReplayError(f"{where}: line 1: the header's '{key}' is not a mapping")
 
 
-def _read_headed(path, replaying: bool) -> tuple:
+def read_headed(path, replaying: bool) -> tuple:
     """(the path as text, the (line number, line) pairs after its header, read as they are
     asked for: ``log_lines``, its header, checked)."""
     where = str(path)
@@ -129,43 +129,13 @@ def _read_headed(path, replaying: bool) -> tuple:
     return where, lines, head
 
 
-def _rules_of(head: dict, where: str, ruleset=None):
+def rules_of(head: dict, where: str, ruleset=None):
     """The log's ruleset (load_for_log), refused if it changed since the log was written."""
     rules = load_for_log(head, where, ruleset)
     if rules.hash != head["hash"]:
         raise ReplayError(f"{where}: line 1: the ruleset changed since this log was written: {rules.path} "
                           f"now has hash {rules.hash[:12]}, the log was written with {str(head['hash'])[:12]}")
     return rules
-
-
-def read_redacted(path, ruleset=None) -> tuple:
-    """(the ruleset, the header, (line number, line) for each line after it) of a log redacted for one seat
-    (``play --log-for``, ``redact``): read and checked line by line, not replayed (its hidden
-    choices are gone): a setup line first, then decisions, then a result or an error line."""
-    where, lines, head = _read_headed(path, replaying=False)
-    seat = head.get("redacted_for")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < head["players"]:
-        raise ReplayError(f"{where}: line 1: not a log redacted for a seat of the game "
-                          f"(redacted_for: {seat!r}, {head['players']} players)")
-    rules = _rules_of(head, where, ruleset)
-    body, ended = list(lines), None
-    for i, (no, obj) in enumerate(body):
-        kind = obj["type"]
-        if ended is not None:
-            raise ReplayError(f"{where}: line {no}: a '{kind}' line after the {ended[1]} line (line {ended[0]})")
-        if kind == "events" and i:
-            raise ReplayError(f"{where}: line {no}: an events line after the first decision")
-        if kind in ("result", "error", "stopped"):
-            ended = (no, kind)
-        elif kind not in ("events", "decision"):
-            raise ReplayError(f"{where}: line {no}: unknown line type {kind!r}")
-        events = obj.get("events", [])
-        if not isinstance(events, list) or not all(isinstance(ev, dict) for ev in events):
-            raise ReplayError(f"{where}: line {no}: its 'events' is not a list of events")
-        if kind == "result" and not (isinstance(obj.get("scores"), list) and isinstance(obj.get("winners"), list)
-                                     and all(isinstance(w, int) and not isinstance(w, bool) for w in obj["winners"])):
-            raise ReplayError(f"{where}: line {no}: the result line has no list of scores and of winning seats")
-    return rules, head, body
 
 
 # ---------------------------------------------------------------------- replay
@@ -187,8 +157,8 @@ def replay(path, ruleset=None, positions: Recorder | None = None) -> dict:
     (line, a copy of the state after it) for the setup's events line and each decision (a
     viewer steps through them: interpreter/web/), each line as the replay worked it out (below).
     """
-    where, lines, head = _read_headed(path, replaying=True)
-    return _replayed(where, lines, head, _rules_of(head, where, ruleset), positions)
+    where, lines, head = read_headed(path, replaying=True)
+    return _replayed(where, lines, head, rules_of(head, where, ruleset), positions)
 
 
 def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorder | None = None,
@@ -220,6 +190,12 @@ def _replayed(where: str, lines: Iterable, head: dict, rules, positions: Recorde
         kind = obj["type"]
         if result_seen is not None:
             fail(no, f"a '{kind}' line after the result line (line {result_seen})")
+        extra = sorted(obj.keys() - LINE_FIELDS.get(kind, obj.keys()))
+        if extra:
+            fail(no, f"the {kind} line has {', '.join(map(repr, extra))}, which no writer writes on one")
+        if setup is None and not older and kind in ("decision", "result", "error"):   # (the writer writes it first)
+            fail(no, f"a '{kind}' line, but no events line of the game's setup before it (a log of this format "
+                     "has one after its header)")
         if kind == "events":
             if n:
                 fail(no, "an events line after the first decision")
@@ -459,7 +435,7 @@ def redact(log_lines: Iterable, seat: int, rules=None) -> list[dict]:
         raise UsageError(f"redact: seat {seat} does not exist in this {players}-player game")
     _check_header(head, "redact", replaying=True)
     if rules is None:
-        rules = _rules_of(head, "redact")
+        rules = rules_of(head, "redact")
     elif rules.hash != head["hash"]:
         raise ReplayError(f"redact: line 1: the log was written with ruleset hash {str(head['hash'])[:12]}, "
                           f"not this ruleset's ({rules.hash[:12]})")
