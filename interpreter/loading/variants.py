@@ -217,6 +217,8 @@ def merge(base, overlay, _out=(), _top=(), _plans=None, _where=("base", ())):
     if not isinstance(base, dict) or not isinstance(overlay, dict):
         return _plain(overlay, _top)
     _alone(overlay, _top)
+    if isinstance(_plans, patches.Plans):   # (a with: merged again and again into one entry)
+        _plans.charge(len(base) + len(overlay), _top)
     out = dict(base)
     for key, value in overlay.items():
         where = (_where[0], (*_where[1], key))
@@ -252,11 +254,11 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap, bare: dict
     list located where it is written: the base's file or the overlay's), and ``bare`` (the
     base's, see Loaded) with the bare values the overlay gives."""
     _known_params(base, overlay, top_map)
-    plans: list = []
+    plans = patches.Plans(len(base_map.entries()) + len(top_map.entries()))
     try:
         merged = merge(base, overlay, (), (), plans)
     except patches.PatchError as e:
-        raise RulesetError(e.message, top_map.loc(e.path), "variant", hint=e.hint) from None
+        raise RulesetError(e.message, top_map.loc(e.path), e.code, hint=e.hint) from None
     mmap = SourceMap.overlay(base_map, top_map)
     if plans:
         mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
