@@ -200,3 +200,24 @@ def test_changes_moving_a_long_list_again_and_again_stop_at_a_located_limit(tmp_
     d = info.value.diagnostics[0]
     assert d.code == "limit" and "more than 50,000 entries touched" in d.message
     assert d.loc.path.endswith("v.yaml") and d.loc.line == 6
+
+
+@pytest.mark.parametrize("limit,over,room", [("MAX_CHAIN_VALUES", "values (after alias expansion)", 1_500),
+                                             ("MAX_CHAIN_BYTES", "bytes", 3_500)])
+def test_an_extends_chain_holds_no_more_than_one_file_may(tmp_path, monkeypatch, limit, over, room):
+    # each file of a chain was bounded alone: 9 files each at the limits read 9 times as much
+    from interpreter.loading import variants
+    (tmp_path / "f2.yaml").write_text(BASE + "params:\n  big:\n    value: [" + ", ".join(["0"] * 1_000) + "]\n")
+    for k in (1, 0):
+        (tmp_path / f"f{k}.yaml").write_text(f"extends: f{k + 1}.yaml\nparams:\n  big: ["
+                                             + ", ".join([str(k)] * 1_000) + "]\n")
+    size = {"MAX_CHAIN_VALUES": len(variants.load_data(tmp_path / "f2.yaml").smap.entries()),
+            "MAX_CHAIN_BYTES": (tmp_path / "f2.yaml").stat().st_size}[limit]
+    monkeypatch.setattr(variants, limit, size + room)     # f2 and f1 within it, with f0 past it
+    variants._files.clear()
+    assert variants.load_data(tmp_path / "f1.yaml").data["params"]["big"]["default"][0] == 1
+    with pytest.raises(RulesetError) as info:
+        variants.load_data(tmp_path / "f0.yaml")
+    d = info.value.diagnostics[0]
+    assert d.code == "limit" and "the first 3 files of this extends: chain hold" in d.message and over in d.message
+    assert d.loc.path.endswith("f1.yaml") and d.loc.line == 1      # at the extends: naming the file past it
