@@ -60,8 +60,10 @@ class Plans(list):
         self.work += work
         if self.work > MAX_PATCH_WORK:
             raise PatchError(f"this overlay's changes do too much work: more than {MAX_PATCH_WORK:,} entries touched "
-                             "(each change 1, each entry of a list it patches, inserts, or moves before a later change "
-                             "finds one 1, each key of an entry merged 1; counted after YAML aliases are expanded)",
+                             "(each change 1, each entry of a list it patches or inserts 1, each again where a later "
+                             "change finds its entry after an insert or a removal moved them, each key of a mapping "
+                             "merged 1, each entry of the source maps for each list patched; counted after YAML "
+                             "aliases are expanded)",
                              path, "change fewer entries, or write the list anew", "limit")
 
 
