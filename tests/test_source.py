@@ -346,6 +346,24 @@ def test_steps_aliased_many_times_stop_the_build_early(tmp_path, monkeypatch, pa
     assert len(compiled) <= bounded.MAX_BUILD_WORK // 700
 
 
+def test_short_expressions_count_a_floor_each(tmp_path, monkeypatch, parser):
+    # a list of thousands of distinct numbers counted a character or two each: 38,000 of them
+    # (330 KB) took 12.8 s and 814 MB to validate; each expression's fixed cost now counts
+    import interpreter
+    from interpreter.building import bounded
+    monkeypatch.setattr(bounded, "MAX_BUILD_WORK", 20_000)
+    path = tmp_path / "g.yaml"
+    listed = ", ".join(f'"{i}"' for i in range(1_000))
+    path.write_text(points_race().replace("{categories: {p: pts}}", "{categories: {p: pts}, tiebreak: [%s]}" % listed))
+    grown = []
+    real = bounded.Bounded.grow
+    monkeypatch.setattr(bounded.Bounded, "grow", lambda self, at, work=100: grown.append(work) or real(self, at, work))
+    with pytest.raises(RulesetError, match="too large to compile") as info:
+        interpreter.load(path)
+    assert info.value.diagnostics[0].code == "limit" and "at least" in info.value.diagnostics[0].message
+    assert len(grown) <= 20_000 // bounded.EXPR_WORK + 5      # stopped after some 300 of the 1,000
+
+
 def test_a_bad_expression_aliased_many_times_is_parsed_once(tmp_path, monkeypatch, parser):
     import interpreter
     from interpreter.expr import parser as expr_parser

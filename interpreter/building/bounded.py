@@ -12,10 +12,14 @@ from ..expr.limits import STEP_WORK_UNIT
 from ..loading.source import MAX_ERRORS, stopped_at
 
 # a step or an effect counts PART_WORK (about 0.5 ms and 40 KB to compile), a character of an
-# expression one (about 10 us), so a short text aliasing a list of them many times cannot take
-# seconds and gigabytes (the largest seed game: 159 steps and effects, 6,600 characters, about 22,500)
+# expression one (about 8 us and 300 bytes), and an expression at least EXPR_WORK: its fixed cost
+# (about 0.2 ms and 19 KB, what 27 characters take in time and 63 in memory: python
+# benchmarks/build_work.py), so a short text aliasing a list of them many times, or a list of
+# thousands of distinct short expressions, cannot take seconds and gigabytes (the largest seed
+# game: 159 steps and effects, 6,600 characters, about 22,500)
 MAX_BUILD_WORK = 200_000
 PART_WORK = 100
+EXPR_WORK = 64
 HEAVY_SHARE = 100   # a step one run of which may count more than 1/HEAVY_SHARE of the step budget is warned of
 
 
@@ -36,13 +40,18 @@ class Bounded:
     error: Callable[..., None]  # (the Builder's: report an error at a path)
     smap: Any                   # (the Builder's: where each path is in the source)
 
+    def grow_text(self, path, text: str) -> None:
+        """Count the work of an expression about to be compiled: its characters, EXPR_WORK at least."""
+        self.grow(path, max(len(text), EXPR_WORK))
+
     def grow(self, path, work: int = PART_WORK) -> None:
         """Count the work of a step, an effect or an expression about to be compiled."""
         self.work += work
         if self.work > MAX_BUILD_WORK:
             self.error(f"this ruleset is too large to compile: more than {MAX_BUILD_WORK // PART_WORK:,} steps and "
-                       f"effects, or fewer with long expressions (each counts {PART_WORK}, and each character of an "
-                       f"expression 1, up to {MAX_BUILD_WORK:,}; counted after YAML aliases are expanded)", path,
+                       f"effects, or fewer with expressions (each step or effect counts {PART_WORK}, each expression "
+                       f"its characters, {EXPR_WORK} at least, up to {MAX_BUILD_WORK:,}; counted after YAML aliases "
+                       "are expanded)", path,
                        "limit", hint="write what repeats once (a declared effect, a define, a repeat), not in copies")
             raise RulesetError(sorted(self.diags, key=order))
 

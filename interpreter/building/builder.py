@@ -183,7 +183,7 @@ class Builder(Declarations, Bounded, Elements, Defines, Seats):
         ``by_name``: only generated code calls it, its locals its parameters (``f(S, me, P_x)``,
         ``.params`` naming them), as a hook's (building/effects.py)."""
         text = as_expr(value)
-        self.grow(path, len(text))
+        self.grow_text(path, text)
         outer, spent = self.compiler.bound, self.compiler.spent
         if by_name:
             self.compiler.bound = {k: parameter(k, i) for i, k in enumerate(locals or {})}

@@ -14,6 +14,11 @@ variant (or an ``extends`` file) then writes, where the base has that list,
 in the order written, so a change of the base's other entries reaches the variant. The ids
 are names for overlays only: ``strip_ids`` takes them out before the ruleset is built.
 
+Each change finds its entry through an index of the list (id -> first position), made again
+only after an insert or a removal moved entries; what one overlay's changes do is counted
+(``Plans.charge``) and bounded by MAX_PATCH_WORK, so thousands of aliased changes of a long
+list are a located error, never minutes of work.
+
 The merged data's source map must still point into the right file for every entry: each
 patched list leaves a *plan* (where each entry of the new list came from: the base's entry
 at a path, or the overlay's at a path), and ``remap`` moves the source map's entries to
@@ -22,17 +27,71 @@ untouched step in the base's.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from ..errors import did_you_mean
+
+
+MAX_PATCH_WORK = 2_000_000   # what one overlay's patches may do, counted as Plans counts it (docs/security.md)
 
 
 class PatchError(Exception):
     """A patch that cannot apply: ``path`` is where it is written in the overlay's map."""
 
-    def __init__(self, message: str, path: tuple, hint: str | None = None):
+    def __init__(self, message: str, path: tuple, hint: str | None = None, code: str = "variant"):
         super().__init__(message)
-        self.message, self.path, self.hint = message, path, hint
+        self.message, self.path, self.hint, self.code = message, path, hint, code
+
+
+class Plans(list):
+    """What one overlay's patches leave: each patched list's plan (out_path, origins) for
+    ``remap``, the lists patched so far (``made``: a list patched again, by a second ``with:``
+    of its entry, starts from where its entries came from, not from the base), and the work
+    done (``charge``): each change, each entry of a patched list, inserted, or indexed again
+    after an insert or a removal moved it, each key of a mapping merged, and for each patched
+    list a pass over the source map (``per_list``, what ``remap`` does for it), counted after
+    YAML aliases are expanded: a few thousand aliased changes of a long list cannot take
+    minutes."""
+
+    def __init__(self, per_list: int = 0):
+        super().__init__()
+        self.work, self.per_list = 0, per_list
+        self.made: dict[int, tuple[list, list]] = {}
+
+    def charge(self, work: int, path: tuple) -> None:
+        self.work += work
+        if self.work > MAX_PATCH_WORK:
+            raise PatchError(f"this overlay's changes do too much work: more than {MAX_PATCH_WORK:,} entries touched "
+                             "(each change 1, each entry of a list it patches or inserts 1, each again where a later "
+                             "change finds its entry after an insert or a removal moved them, each key of a mapping "
+                             "merged 1, each entry of the source maps for each list patched; counted after YAML "
+                             "aliases are expanded)",
+                             path, "change fewer entries, or write the list anew", "limit")
+
+
+class _Changed:
+    """An entry changed by ``with:`` (each merged once every change is applied: the entry's
+    final place is known then)."""
+    __slots__ = ("item", "withs")
+
+    def __init__(self, item, withs: tuple):
+        self.item, self.withs = item, withs
+
+
+def _name(item):
+    """The id an entry is found by: its own, or the last ``with:`` that gives one."""
+    if isinstance(item, _Changed):
+        for w in reversed(item.withs):
+            if "id" in w:
+                return w["id"]
+        item = item.item
+    return item.get("id") if isinstance(item, dict) else None
+
+
+def _hashable(name) -> bool:
+    try:
+        hash(name)
+    except TypeError:
+        return False
+    return True
 
 
 def is_patch(value) -> bool:
@@ -51,14 +110,30 @@ def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plan
     if not isinstance(ops, list):
         raise PatchError("$patch takes a list of changes ({id: NAME, with: {...}}, {after: NAME, insert: [...]}...)",
                          at)
+    counted = plans if isinstance(plans, Plans) else Plans()
+    counted.charge(len(base) + len(ops) + counted.per_list, at)
     kind, path = where
-    entries: list[tuple[Any, tuple]] = [(item, (kind, (*path, j))) for j, item in enumerate(base)]   # (entry, origin)
+    prior = counted.made.get(id(base))
+    if prior is not None and prior[0] is base:   # patched before (an earlier with: of its entry)
+        entries: list[list] = [[item, origin] for item, origin in zip(base, prior[1])]
+    else:
+        entries = [[item, (kind, (*path, j))] for j, item in enumerate(base)]   # [entry, origin]
+    index: dict = {}          # id -> the position of the first entry with it
+    stale = [True]            # (index made again at the next find after entries moved)
 
     def find(name, here):
-        for k, (item, _) in enumerate(entries):
-            if isinstance(item, dict) and item.get("id") == name:
-                return k
-        known = [str(item.get("id")) for item, _ in entries if isinstance(item, dict) and "id" in item]
+        if stale[0]:
+            counted.charge(len(entries), here)
+            index.clear()
+            for k, (item, _) in enumerate(entries):
+                n = _name(item)
+                if _hashable(n):
+                    index.setdefault(n, k)
+            stale[0] = False
+        found = index.get(name) if _hashable(name) else None
+        if found is not None:
+            return found
+        known = [str(_name(item)) for item, _ in entries if _name(item) is not None]
         close = did_you_mean(str(name), known)
         raise PatchError(f"no entry with id '{name}' in this list (ids: {', '.join(known) or 'none'})", here,
                          f"did you mean '{close}'?" if close else None)
@@ -69,7 +144,9 @@ def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plan
             raise PatchError("a change is a mapping: {id: NAME, with: {...}}, {before: NAME, insert: [...]}, "
                              "{after: NAME, insert: [...]}, {append: [...]}, {remove: NAME}", here)
         if "remove" in op:
-            del entries[find(op["remove"], (*here, "remove"))]
+            j = find(op["remove"], (*here, "remove"))
+            del entries[j]
+            stale[0] = True
         elif "append" in op or "insert" in op:
             key = "append" if "append" in op else "insert"
             new = op[key]
@@ -83,28 +160,45 @@ def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plan
                 pos = find(op["after"], (*here, "after")) + 1
             else:
                 raise PatchError("insert: needs before: NAME or after: NAME", here)
-            entries[pos:pos] = [(item, ("top", (*here, key, m))) for m, item in enumerate(new)]
+            if new:
+                counted.charge(len(new), (*here, key))
+                entries[pos:pos] = [[item, ("top", (*here, key, m))] for m, item in enumerate(new)]
+                stale[0] = True
         elif "id" in op and "replace" in op:
             j = find(op["id"], (*here, "id"))
             if not isinstance(op["replace"], dict):
                 raise PatchError("replace: takes a mapping (the new entry)", (*here, "replace"))
-            entries[j] = ({**op["replace"], "id": op["id"]}, ("top", (*here, "replace")))
+            entries[j] = [{**op["replace"], "id": op["id"]}, ("top", (*here, "replace"))]
         elif "id" in op and "with" in op:
             j = find(op["id"], (*here, "id"))
-            if not isinstance(op["with"], dict):
+            change = op["with"]
+            if not isinstance(change, dict):
                 raise PatchError("with: takes a mapping (what changes in the entry)", (*here, "with"))
             item, origin = entries[j]
-            # merged once every change is applied: the entry's final place is known then
-            entries[j] = ((item, op["with"]), ("with", origin, (*here, "with")))
+            withs = (*item.withs, change) if isinstance(item, _Changed) else (change,)
+            entries[j] = [_Changed(item.item if isinstance(item, _Changed) else item, withs),
+                          ("with", origin, (*here, "with"))]
+            if "id" in change:
+                stale[0] = True
         else:
             raise PatchError("a change says what to do: with:, replace:, insert: (with before: or after:), "
                              "append: or remove:", here)
+    counted.charge(len(entries), at)
     out, origins = [], []
     for i, (item, origin) in enumerate(entries):
-        if origin[0] == "with":
-            item = merge(item[0], item[1], (*out_path, i), origin[2], plans, _where(origin[1]))
+        if isinstance(item, _Changed):
+            changes = []
+            o = origin
+            while o[0] == "with":
+                changes.append(o[2])
+                o = o[1]
+            value = item.item
+            for change, change_path in zip(item.withs, reversed(changes[:len(item.withs)])):
+                value = merge(value, change, (*out_path, i), change_path, plans, _where(origin))
+            item = value
         out.append(item)
         origins.append(origin)
+    counted.made[id(out)] = (out, origins)
     if plans is not None:
         plans.append((out_path, origins))
     return out

@@ -17,14 +17,17 @@ from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import Diagnostic, RulebookError, RulesetError, UsageError, did_you_mean
+from ..errors import Diagnostic, RulebookError, RulesetError, UsageError, did_you_mean, figure
 from .schema import check_schema, load_schema
 from .resources import RULESET_FILES, bundled_named, exists, is_file, resolved, resource_dir, within
 from . import patches
 from .kept import Kept
-from .source import SourceMap, load_bytes, read_file
+from .source import MAX_BYTES, MAX_NODES, SourceMap, load_bytes, read_file
 
 MAX_EXTENDS = 8   # depth of extends chains
+# an extends: chain's files together hold no more than one file may: its bytes, and its values
+# after alias expansion (each a path of the source map) no more than one file's nodes
+MAX_CHAIN_BYTES, MAX_CHAIN_VALUES = MAX_BYTES, MAX_NODES
 
 
 MAX_VARIANTS = 16   # variants declared inside one ruleset file (validate compiles each)
@@ -143,7 +146,7 @@ def _read(path: Path):
     if isinstance(found, RulebookError):
         raise copy.copy(found)   # (a copy: whoever catches it may add to it)
     data, smap, passed = found
-    return data, smap, digest, passed
+    return data, smap, digest, passed, len(raw)
 
 
 def _parsed(raw: bytes, path: Path):
@@ -156,10 +159,19 @@ def _parsed(raw: bytes, path: Path):
     return data, smap
 
 
-def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
+def _load_chain(path: Path, allowed_roots, depth, chain: tuple = (), spent: tuple = (0, 0), named_at=None):
+    """``spent``: the bytes and values of the files read so far down the chain; ``named_at``:
+    where the file that names this one writes its ``extends:``."""
     if depth > MAX_EXTENDS:
         raise RulesetError(f"extends: chain is longer than {MAX_EXTENDS} files", code="limit")
-    data, smap, digest, passed = _read(path)
+    data, smap, digest, passed, size = _read(path)
+    spent = (spent[0] + size, spent[1] + len(smap.entries()))
+    if spent[0] > MAX_CHAIN_BYTES or spent[1] > MAX_CHAIN_VALUES:
+        over = (f"{figure(spent[0])} bytes, more than the {MAX_CHAIN_BYTES:,}" if spent[0] > MAX_CHAIN_BYTES else
+                f"{figure(spent[1])} values (after alias expansion), more than the {MAX_CHAIN_VALUES:,}")
+        raise RulesetError(f"the first {depth + 1} files of this extends: chain hold {over} one ruleset file may "
+                           "hold", named_at, "limit", hint="a chain of files is loaded as one: keep what it holds within "
+                                                   "one file's limits")
     if "extends" not in data:
         if not passed[0]:
             _schema(data, smap)
@@ -171,7 +183,8 @@ def _load_chain(path: Path, allowed_roots, depth, chain: tuple = ()):
         loop = " -> ".join(p.name for p in (*chain[chain.index(base_path):], base_path))
         raise RulesetError(f"extends: '{data['extends']}' makes a cycle ({loop})", smap.loc(("extends",)),
                            "extends", span=len(str(data["extends"])))
-    base, base_map, base_digest, bare = _load_chain(base_path, allowed_roots, depth + 1, chain)
+    base, base_map, base_digest, bare = _load_chain(base_path, allowed_roots, depth + 1, chain, spent,
+                                                    smap.loc(("extends",)))
     overlay = {k: v for k, v in data.items() if k != "extends"}
     merged, mmap, bare = _overlaid(base, base_map, overlay, smap, bare)
     _schema(merged, mmap)
@@ -224,7 +237,7 @@ def _apply_variant(data, smap, digest, path, variant, allowed_roots, bare):
     if vpath.suffix in RULESET_FILES or exists(vpath):
         if not is_file(vpath):
             raise RulesetError(f"variant file '{variant}' not found", code="variant")
-        vdata, vmap, vdigest, _ = _read(vpath)
+        vdata, vmap, vdigest, _, _ = _read(vpath)
         if "extends" in vdata:   # a variant file names its base itself
             merged, mmap, vdigest, bare = _load_chain(vpath, allowed_roots, 0)
             return merged, mmap, vdigest, str(vpath), bare
@@ -251,6 +264,8 @@ def merge(base, overlay, _out=(), _top=(), _plans=None, _where=("base", ())):
     if not isinstance(base, dict) or not isinstance(overlay, dict):
         return _plain(overlay, _top)
     _alone(overlay, _top)
+    if isinstance(_plans, patches.Plans):   # (a with: merged again and again into one entry)
+        _plans.charge(len(base) + len(overlay), _top)
     out = dict(base)
     for key, value in overlay.items():
         where = (_where[0], (*_where[1], key))
@@ -286,11 +301,11 @@ def _overlaid(base, base_map: SourceMap, overlay, top_map: SourceMap, bare: dict
     list located where it is written: the base's file or the overlay's), and ``bare`` (the
     base's, see Loaded) with the bare values the overlay gives."""
     _known_params(base, overlay, top_map)
-    plans: list = []
+    plans = patches.Plans(len(base_map.entries()) + len(top_map.entries()))
     try:
         merged = merge(base, overlay, (), (), plans)
     except patches.PatchError as e:
-        raise RulesetError(e.message, top_map.loc(e.path), "variant", hint=e.hint) from None
+        raise RulesetError(e.message, top_map.loc(e.path), e.code, hint=e.hint) from None
     mmap = SourceMap.overlay(base_map, top_map)
     if plans:
         mmap = SourceMap(mmap.path, patches.remap(base_map.entries(), top_map.entries(), mmap.entries(), plans))
