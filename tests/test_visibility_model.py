@@ -26,6 +26,7 @@ from interpreter.play.display.table import table_of
 from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
+from interpreter.engine.saved import order_keys
 from interpreter.adapters.tensors import layout
 from helpers import ONE_DECISION, bundled
 
@@ -411,6 +412,9 @@ def check_knowledge(S):
             for c in cards:
                 where[c] = (name, owner)
     for card, mask in S.kn.items():
+        if isinstance(card, str) and card[:1] == "@":   # seats told of a card in a zone: not its order (copies.py)
+            assert card in order_keys(S.rules, S.n, len(S.members)) and 0 < mask < 1 << S.n, (card, mask)
+            continue
         if isinstance(card, str):   # a private variable whose value these seats know: their own choice (beliefs.py)
             assert card[:1] == "_" and not S.rules.visibility.var_seers(card) and 0 < mask < 1 << S.n, (card, mask)
             continue
