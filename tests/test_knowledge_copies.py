@@ -1,6 +1,6 @@
 """Copies of a card (cards sharing a label) look alike to a seat: what it knows of them, its
 observation, its tensor and its determinized worlds are the same whichever copy the rules moved
-(engine/copies.py, engine/observation.py ``known_cards``): two states that differ only in which copy went where give a seat equal
+(engine/copies.py, engine/observation.py ``known_cards``, adapters/tensors.py): two states that differ only in which copy went where give a seat equal
 views and equally dealt worlds."""
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ import json
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from fuzzing.lockstep import reference
 from helpers import load_text
+from interpreter.adapters.tensors import layout
 
 # seat 0 gives seat 1 a card, seat 1 plays one (each chosen into a public variable: every seat
 # sees its label), the table shown to seat 1
@@ -98,6 +100,13 @@ def test_a_copy_known_twice_is_counted_once(rules):
     assert {c: m for c, m in S.kn.items() if c.__class__ is int} == {A1: 1}
     S.apply_index(S.dec[1].index(A2))   # A2 chosen (seat 0 sees an "A"), then played
     assert "known" not in S.observation(0)
+
+
+def test_tensor_does_not_tell_copies_apart(rules):
+    S1, S2 = _pair(rules)
+    L = layout(rules, 2)
+    for enc in (L.encode, L.encoder(incremental=False), L.encoder(incremental=True)):
+        assert np.array_equal(enc(S1, 0), enc(S2, 0))
 
 
 def test_known_cards_are_listed_in_label_order(rules):
