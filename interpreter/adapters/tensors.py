@@ -93,12 +93,14 @@ class TensorLayout:
         starts: list = []
         group: list = []
         rank: list = []
-        for _name, _kind, pos, blocks, _seen in self.zones:
+        for _name, _kind, pos, blocks, seen in self.zones:
             by_label: dict = {}
             for c, i in enumerate(pos):
                 if i >= 0:
                     by_label.setdefault(labels[c], []).append(i)
-            for _j, hot, _size in blocks:
+            for j, hot, _size in blocks:
+                if not seen[j]:   # (zeros for every viewer)
+                    continue
                 for at in by_label.values():
                     if len(at) > 1:
                         starts.append(len(slots))
