@@ -174,3 +174,18 @@ def test_a_hand_told_card_by_card_is_dealt_in_any_order(tmp_path, plain):
     assert worlds[0] == worlds[1] and set(worlds[0]) == {tuple(hand), tuple(hand[::-1])}
     # saved and loaded, a state keeps what seat 0 was told
     assert R.state_from_json(S.to_json()).kn == S.kn
+
+
+def test_a_saved_state_names_only_zone_instances_of_the_game_as_told(rules):
+    from interpreter.errors import RulebookError
+    S = rules.new_game(2, 0, knowledge=True)
+    d = json.loads(S.to_json())
+    d["known"] = {"@hand[1]": 1, "@table": 2}
+    assert rules.state_from_json(json.dumps(d)).kn == {"@hand[1]": 1, "@table": 2}
+    for bad in ("@hand[2]", "@hands[0]", "@table[0]"):
+        d["known"] = {bad: 1}
+        with pytest.raises(RulebookError, match="known: no zone"):
+            rules.state_from_json(json.dumps(d))
+    d["known"] = {"@hand[1]": 4}
+    with pytest.raises(RulebookError, match="bitmask"):
+        rules.state_from_json(json.dumps(d))
