@@ -85,6 +85,8 @@ def test_which_copy_went_is_not_known(rules, plain):
     assert S1.observation(1)["zones"]["hand"][1] != S2.observation(1)["zones"]["hand"][1]
     assert S1.observation(0) == S2.observation(0)
     assert "known" not in S1.observation(0)   # (it cannot tell whether seat 1 still holds an A)
+    # told an A chosen from seat 1's hand, whether or not the A it gave: not its order, either way
+    assert S1.kn.get("@hand[1]", 0) & 1 and S2.kn.get("@hand[1]", 0) & 1
     assert _worlds(S1, 0, "hand", 1) == _worlds(S2, 0, "hand", 1)
 
 

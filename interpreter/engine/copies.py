@@ -52,33 +52,29 @@ def recount(S, cards, zone: str, owner, seats: int) -> None:
 def told(S, place: tuple, cards: set, seats: int) -> None:
     """The seats of ``seats``, which do not see the zone ``place`` (zone, owner), are told of
     ``cards`` there (module docstring): each knows the told cards there, and of the copies of
-    their labels it knew there as many as it can count; one told of a card it did not know no
-    longer knows the zone's order."""
+    their labels it knew there as many as it can count; and no longer knows the zone's order
+    (whether it knew the card told, of copies, it cannot tell: every seat told)."""
     kn, labels = S.kn, S.rules.card_labels
     copies: dict = {}   # label -> the zone's cards of it
     wanted = {labels[c] for c in cards}
     for c in held(S, *place):
         if labels[c] in wanted:
             copies.setdefault(labels[c], []).append(c)
-    gained = 0   # the seats told of a card there they did not know
     for same in copies.values():
         mine = sorted(c for c in same if c in cards)
         if len(same) == 1:   # (no copy of it there: the card itself)
-            gained |= seats & ~kn.get(mine[0], 0)
             kn[mine[0]] = kn.get(mine[0], 0) | seats
             continue
         for bit in _bits(seats):
             if all(kn.get(c, 0) & bit for c in mine):
                 continue
-            gained |= bit
             knew = sorted(c for c in same if kn.get(c, 0) & bit)
             for c in mine:
                 kn[c] = kn.get(c, 0) | bit
             others = [c for c in knew if c not in cards]
             unknown(kn, others[max(0, len(knew) - len(mine)):], bit)
-    if gained:
-        key = order_key(*place)
-        kn[key] = kn.get(key, 0) | gained
+    key = order_key(*place)
+    kn[key] = kn.get(key, 0) | seats
 
 
 def order_key(zone: str, owner) -> str:
