@@ -118,7 +118,9 @@ class TensorLayout:
         something a seat sees (it sees labels), so no tensor tells it."""
         idx, starts, group, rank = self.copies
         counts = np.add.reduceat(t[idx], starts)
-        t[idx] = rank < counts[group]
+        # (written as float32 by the comparison itself: a boolean array assigned is converted
+        # in a slow loop, three times the whole rewrite)
+        t[idx] = np.less(rank, counts[group], out=np.empty(len(idx), np.float32), casting="unsafe")
         return t
 
     def _add(self, name: str, size: int) -> int:
