@@ -26,6 +26,7 @@ from interpreter.play.display.table import table_of
 from interpreter.play.logs.redact import Redactor
 from interpreter.adapters.seat_encoder import compile_seat
 from interpreter.adapters.shared_encoder import compile_shared
+from interpreter.engine.saved import order_keys
 from interpreter.adapters.tensors import layout
 from helpers import ONE_DECISION, bundled
 
@@ -225,8 +226,13 @@ def expected_tensor(L, S, seat) -> dict:
     rules, seen = S.rules, S.rules.visibility.seen(S.members)
     me, team, ncards = 1 << seat, S.tm[seat], len(rules.card_labels)
     out = {}
+    labels = rules.card_labels
     for name, kind, pos, blocks, _ in L.zones:
         held = sum(1 for i in pos if i >= 0)
+        slots: dict = {}   # label -> its cards' places in the block, in card order
+        for c, i in enumerate(pos):
+            if i >= 0:
+                slots.setdefault(labels[c], []).append(i)
         owners = {"player": S.n, "team": len(S.members)}.get(kind)
         for j, _hot, _size in blocks:
             suffix = f"+{j}" if owners else ""
@@ -238,8 +244,11 @@ def expected_tensor(L, S, seat) -> dict:
                 cards = S.z[name] if owner is None else S.z[name][owner]
                 sees = seen.zone_seers(name, owner) & me
             hot = np.zeros(held, np.float32)
+            copies: dict = {}   # a seat sees labels: k copies of a label fill its first k places
             for c in cards:
-                hot[pos[c]] = 1.0
+                copies[labels[c]] = copies.get(labels[c], 0) + 1
+            for label, k in copies.items():
+                hot[slots[label][:k]] = 1.0
             out[f"zone:{name}{suffix}"] = hot if sees else None
     for name, kind, _offset, _ in L.counters:
         values = S.c[name]
@@ -448,6 +457,9 @@ def check_knowledge(S):
             for c in cards:
                 where[c] = (name, owner)
     for card, mask in S.kn.items():
+        if isinstance(card, str) and card[:1] == "@":   # seats told of a card in a zone: not its order (copies.py)
+            assert card in order_keys(S.rules, S.n, len(S.members)) and 0 < mask < 1 << S.n, (card, mask)
+            continue
         if isinstance(card, str):   # a private variable whose value these seats know: their own choice (beliefs.py)
             assert card[:1] == "_" and not S.rules.visibility.var_seers(card) and 0 < mask < 1 << S.n, (card, mask)
             continue
@@ -476,8 +488,8 @@ def play_and_check(rules, players, seed, steps=160, every=40):
     kept: list = []   # (shared by the seats' encoders, as one consumer's are)
     S = rules.new_game(players, seed, record=True, knowledge=True)
     table = table_of(rules)
-    seats = {p: compile_seat(L, p, S.tm[p], kept) for p in range(players)}
-    shared = compile_shared(L)
+    seats = {p: L.copies_alike(compile_seat(L, p, S.tm[p], kept)) for p in range(players)}
+    shared = L.copies_alike(compile_shared(L))
     rnd = random.Random(seed)
     for k in range(steps + 1):
         for ev in S.ev:

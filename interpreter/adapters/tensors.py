@@ -13,7 +13,9 @@ In order:
   the seat asked alone;
 - for each zone, for each owner (one for a shared zone; each player or team, relative; a zone
   owned by each card is one piece): ``zone:NAME+k`` multi-hot over the cards the zone can
-  hold (zeros when the viewer may not see it) and ``size:NAME+k`` its number of cards; a
+  hold (zeros when the viewer may not see it; where cards share a label, the copies of a label
+  the zone holds are written as the first copies of it, in card order: a seat sees labels, not
+  which copy is which) and ``size:NAME+k`` its number of cards; a
   zone owned by each card gives the cards it holds (when visible) and the number of cards on
   each card, zeros for a card the viewer does not see where it lies (engine/sight.py
   ``card_seen``, as observation() leaves it out);
@@ -86,8 +88,50 @@ class TensorLayout:
         self.card_zones = [(name, blocks[0][1], blocks[0][2], pos) for name, kind, pos, blocks, seen in self.zones
                            if kind == "card"]
         self.card_counters = [(name, offset) for name, kind, offset, seen in self.counters if kind == "card" and any(seen)]
+        self.copies = self._copies()
         reference = self._compile()
         self._encode = self.seat_only(lambda S, p: np.frombuffer(reference(S, p), F32))
+
+    def _copies(self):
+        """Where cards share a label (copies, which a seat cannot tell apart): the multi-hot
+        slots of each label's copies, label by label, as (the slots, each group's first index
+        among them, each slot's group, each slot's rank in its group); None without copies."""
+        labels = self.rules.card_labels
+        if len(set(labels)) == len(labels):
+            return None
+        slots: list = []
+        starts: list = []
+        group: list = []
+        rank: list = []
+        for _name, _kind, pos, blocks, seen in self.zones:
+            by_label: dict = {}
+            for c, i in enumerate(pos):
+                if i >= 0:
+                    by_label.setdefault(labels[c], []).append(i)
+            for j, hot, _size in blocks:
+                if not seen[j]:   # (zeros for every viewer)
+                    continue
+                for at in by_label.values():
+                    if len(at) > 1:
+                        starts.append(len(slots))
+                        group += [len(starts) - 1] * len(at)
+                        rank += range(len(at))
+                        slots += [hot + i for i in at]
+        if not slots:
+            return None
+        return (np.array(slots, np.intp), np.array(starts, np.intp), np.array(group, np.intp),
+                np.array(rank, np.float32))
+
+    def canonical(self, t: np.ndarray) -> np.ndarray:
+        """``t`` with the copies of each label in each multi-hot block written as the first
+        copies of that label (as many as the block holds): which copy lies where is not
+        something a seat sees (it sees labels), so no tensor tells it."""
+        idx, starts, group, rank = self.copies
+        counts = np.add.reduceat(t[idx], starts)
+        # (written as float32 by the comparison itself: a boolean array assigned is converted
+        # in a slow loop, three times the whole rewrite)
+        t[idx] = np.less(rank, counts[group], out=np.empty(len(idx), np.float32), casting="unsafe")
+        return t
 
     def _add(self, name: str, size: int) -> int:
         offset = self.size
@@ -97,7 +141,8 @@ class TensorLayout:
 
     def encode(self, S, player: int) -> np.ndarray:
         """The tensor of what ``player`` sees in ``S``."""
-        return self._encode(S, player)
+        t = self._encode(S, player)
+        return t if self.copies is None else self.canonical(t)
 
     def seat_only(self, fn):
         """``fn`` (an encoder: the reference's, or one made for speed) with what observation()
@@ -200,10 +245,18 @@ class TensorLayout:
         if incremental is None:
             incremental = self.size >= self.INCREMENTAL_FROM
         if incremental:
-            shared = compile_shared(self)
+            shared = self.copies_alike(compile_shared(self))
             return Encoders(lambda seat: shared)
         kept: list = []   # shared by the seats' encoders: a block is kept by its owner
-        return Encoders(lambda seat: compile_seat(self, seat, self.team_of[seat], kept))
+        return Encoders(lambda seat: self.copies_alike(compile_seat(self, seat, self.team_of[seat], kept)))
+
+    def copies_alike(self, encode):
+        """``encode``, its tensors written with copies alike (``canonical``) where cards share
+        a label; itself where none do."""
+        if self.copies is None:
+            return encode
+        canonical = self.canonical
+        return lambda S, p: canonical(encode(S, p))
 
     def private_pieces(self) -> list[tuple[int, int]]:
         """(offset, size) of the pieces the viewer sees and a spectator does not: the multi-hot

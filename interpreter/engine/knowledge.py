@@ -10,7 +10,8 @@ that know the card's zone while the card is in a zone hidden from them. Every mo
 updates it (``know``): the seats that could see the zone the cards left know the zone they
 entered; a card entering a zone everyone sees is known to all and leaves the table; a seat
 that sees neither zone cannot tell which cards moved, so it forgets where the cards it knew
-in the zone left are (they may be among those that went). Some
+in the zone left are (they may be among those that went); a seat that sees the cards arrive,
+not leave, knows copies of their labels by count (engine/copies.py). Some
 rules tell seats where cards lie (``tell``): a card shown to one seat (mechanics/show.py), a
 card chosen into a public variable while it stays in its owner's hidden hand (mechanics/choose.py,
 a simultaneous choice once revealed: every seat now knows it is there). A game
@@ -32,8 +33,8 @@ the seat can neither see nor knows the place of is dealt again at random among t
 those cards occupy (the hidden zones keep their sizes; a card a step holds aside, such as a
 card passed face down, takes part through the step's ``hidden_cards``), each hidden zone's
 order is shuffled (one whose cards the seat all knows too, where a ``shuffle`` effect may name
-the zone: it knows where they are, not in which order; one no shuffle names keeps the order the
-seat saw the cards go in), and the seed and the RNG are drawn again from ``rng`` (the game's own
+the zone or the seat was told of a card there: it knows where they are, not in which order;
+otherwise it keeps the order the seat saw the cards go in), and the seed and the RNG are drawn again from ``rng`` (the game's own
 would deal the true hands again, and the chance to come as the real game will draw it).
 The result depends only on what the seat may know and on ``rng``: the cards to deal are sorted before they are
 shuffled, so two states that differ only in hidden facts give the same determinization.
@@ -66,6 +67,7 @@ from .layout import reindex
 from .loop import located, reask
 from .rng import seed_state
 from . import voids
+from .copies import order_key, recount, told
 from .sight import place_of
 from .visibility import ALL
 
@@ -93,6 +95,11 @@ def know(S, cards, src: str, src_owner, dst: str, dst_owner, held: bool = False)
     blind = 0 if into == ALL else full & ~mask & ~into
     if blind and kn and not held:
         _forget(S, src, src_owner, blind)
+    # a seat that sees the cards arrive but not the zone they left sees their labels, not which
+    # copies of those labels went: of the copies it knew there, it keeps what it can count
+    by_label = full & ~mask if into == ALL else into & full & ~mask
+    if by_label and kn:
+        recount(S, cards, src, src_owner, by_label)
     if into == ALL:
         for c in cards:
             kn.pop(c, None)
@@ -131,17 +138,21 @@ def unknowing(S) -> None:
 
 def tell(S, cards, mask: int) -> None:
     """The seats of ``mask`` now know where ``cards`` lie (a card shown to one seat, a secret
-    choice revealed to all), until the cards move; nothing for a game without knowledge."""
+    choice revealed to all), until the cards move; nothing for a game without knowledge. A seat
+    is told a card by its label, not which copy of it, nor where among the zone's cards it lies
+    (engine/copies.py ``told``)."""
     kn = S.kn
     if kn is None:
         return
+    here: dict = {}   # (zone, owner) -> the cards told there
     for c in cards:
         place = place_of(S, c)
-        if place is None:   # held aside by a running step
-            continue
+        if place is not None:   # (None: held aside by a running step)
+            here.setdefault(place, set()).add(c)
+    for place, those in here.items():
         unseen = mask & ~seers(S, *place)   # (the seats that see the zone need no record)
         if unseen:
-            kn[c] = kn.get(c, 0) | unseen
+            told(S, place, those, unseen)
 
 
 def _instances(S, name: str):
@@ -315,8 +326,8 @@ def _dealt(S, seat: int, rng, flaws: list | None = None, work: list | None = Non
             else:
                 keep = [c for c in cards if c in known]
                 free = [c for c in cards if c not in known]
-                if not free:   # every card's place known; their order too, unless a shuffle may hide it
-                    if name not in rules.sorted_zones and _may_shuffle(rules, name):   # (D owns its lists)
+                if not free:   # every card's place known; their order too, unless hidden (_order_hidden)
+                    if name not in rules.sorted_zones and _order_hidden(rules, kn, name, owner, bit):   # (D owns its lists)
                         cards.sort()   # (from card order: not from the true one)
                         rng.shuffle(cards)
                     continue
@@ -383,6 +394,14 @@ def _dealt(S, seat: int, rng, flaws: list | None = None, work: list | None = Non
     D.seed = rng.getrandbits(63)
     D.rng = seed_state(D.seed)
     return D
+
+
+def _order_hidden(rules, kn: dict, zone: str, owner, bit: int) -> bool:
+    """Whether the seat of ``bit``, which knows every card of a hidden ``zone`` (of ``owner``),
+    cannot know their order: a shuffle may have mixed them (``_may_shuffle``), or it was told
+    of a card there (``tell``: the card, not its place among the others). Else it saw each card
+    go in, in order."""
+    return _may_shuffle(rules, zone) or bool(kn.get(order_key(zone, owner), 0) & bit)
 
 
 def _may_shuffle(rules, zone: str) -> bool:

@@ -100,7 +100,8 @@ def observe(S, player: int | None) -> dict:
 def known_cards(S, player: int) -> dict:
     """In a ruleset that shows cards (mechanics/show.py): the cards in zones hidden from
     ``player`` whose place it knows (engine/knowledge.py), by labels under the zone's name as
-    the language writes it (``hand[1]``, ``under[a2]``, ``deck``)."""
+    the language writes it (``hand[1]``, ``under[a2]``, ``deck``), in the order of the labels'
+    first cards (the order of a hidden zone, and which copy of a label is which, are not seen)."""
     rules, kn, bit = S.rules, S.kn, 1 << player
     seen = rules.visibility.seen(S.members)
     labels, keys = rules.card_labels, rules.card_keys
@@ -117,8 +118,19 @@ def known_cards(S, player: int) -> dict:
             shown = [labels[c] for c in cards if kn.get(c, 0) & bit]
             if shown:
                 key = name if who is None else f"{name}[{keys[who] if owner == 'card' else who}]"
-                out[key] = shown
+                out[key] = sorted(shown, key=_label_order(rules).__getitem__)
     return out
+
+
+def _label_order(rules) -> dict:
+    """Each label's place: its first card's (kept on the ruleset)."""
+    order = rules.__dict__.get("_label_order")
+    if order is None:
+        order = {}
+        for label in rules.card_labels:
+            order.setdefault(label, len(order))
+        rules.__dict__["_label_order"] = order
+    return order
 
 
 def _shown(rules, name, value):

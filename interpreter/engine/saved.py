@@ -29,6 +29,7 @@ from ..expr.types import ANY
 from ..loading.jsondata import JSONInputError, loads as json_loads
 from . import voids
 from .beliefs import revealed_into
+from .copies import order_key
 from .capacity import overfull
 from .frames import check_frame
 from .state import FORMAT, from_dict
@@ -178,6 +179,8 @@ def check(rules, d):
             _need(isinstance(key, str), "known: expected a card id or a private variable's name")
             if key.isascii() and key.isdigit():   # (not "²", which isdigit() takes)
                 _need(int(key) < len(rules.card_labels), f"known: no card {key!r}")
+            elif key.startswith("@"):   # the seats told of a card in a zone, not of its order there
+                _need(key in order_keys(rules, players, len(template.members)), f"known: no zone {key[1:]!r}")
             else:   # (who knows a private variable's value: engine/knowledge.py)
                 _need(key in rules.names.vars and not rules.visibility.var_seers(key), f"known: no private variable {key!r}")
                 value = vars_[key]
@@ -257,3 +260,9 @@ def state_from_json(rules, text: str):
         raise GameError(f"not a saved state of {rules.name}: the flow cannot resume from it "
                         f"({type(e).__name__})") from None
     return S
+
+
+def order_keys(rules, players: int, teams: int) -> set:
+    """Every zone instance's key in the knowledge record (engine/knowledge.py ``order_key``)."""
+    owners = {"none": [None], "player": range(players), "team": range(teams), "card": range(len(rules.card_labels))}
+    return {order_key(name, who) for name, kind in rules.zone_owner.items() for who in owners[kind]}
