@@ -169,6 +169,15 @@ flow:
     assert "nope" in d.message and d.loc.path.endswith("v.yaml") and d.loc.line == 8
 
 
+def test_an_entry_changed_by_a_thousand_with_changes_loads(tmp_path):
+    # each with: wraps the entry's origin once: where its value is written was found by a
+    # recursion 1,000 deep (an internal RecursionError, no location), now by a loop
+    path = write(tmp_path, "flow:\n  $patch:\n    - &w {id: last, with: {gain: {amount: 3}}}\n" + "    - *w\n" * 999)
+    S = interpreter.load(path).new_game(2, seed=1)
+    S.apply("2")
+    assert S.c["points"] == [3, 0]
+
+
 def long_list(tmp_path, entries: int, change: str, times: int):
     """A base whose parameter is a list of ``entries`` entries with ids, and a variant making
     ``change`` (an anchored mapping) ``times`` times, aliased."""

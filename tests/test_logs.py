@@ -229,6 +229,19 @@ def test_a_rulesets_control_characters_reach_no_terminal_from_validate_replay_or
         assert "\\x1b]0;pwned\\x07\\x1b[2J" in err and "\x1b" not in err and "\x07" not in err, (words, err)
 
 
+def test_validate_prints_a_variants_name_escaped(tmp_path, capsys):
+    # validate's own lines (a file's and its variants' names, the verdict) quoted a variant named
+    # with escape sequences raw: each line it prints is written errors.printable
+    import shutil
+    from interpreter.loading.resources import find_ruleset
+    mine = tmp_path / "t.yaml"
+    shutil.copy(find_ruleset("tic_tac_toe"), mine)
+    mine.write_text(mine.read_text() + 'variants:\n  "v\\e[2J\\e]0;TITLE\\aX": {}\n')
+    assert main(["validate", str(mine)]) == 0
+    out = capsys.readouterr().out
+    assert "\\x1b[2J\\x1b]0;TITLE\\x07X" in out and "\x1b" not in out and "\x07" not in out, out
+
+
 def test_a_log_whose_texts_hold_line_breaks_of_unicode_replays(tmp_path, capsys):
     # a text holding U+2028 or \x85 is written as it is (JSON escapes neither), and replay split
     # the log with str.splitlines, which breaks a line there: the log play --log wrote was

@@ -205,8 +205,11 @@ def apply(base: list, patch: dict, out_path: tuple, top_path: tuple, where, plan
 
 
 def _where(origin):
-    """Where an entry's value is written: ("base" | "top", path)."""
-    return _where(origin[1]) if origin[0] == "with" else origin
+    """Where an entry's value is written: ("base" | "top", path). (A loop: an entry may take
+    as many ``with:`` changes as a file holds, each wrapping its origin once.)"""
+    while origin[0] == "with":
+        origin = origin[1]
+    return origin
 
 
 def remap(base_entries: dict, top_entries: dict, merged_entries: dict, plans: list) -> dict:

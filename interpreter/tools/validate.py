@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from ..building import load
-from ..errors import Diagnostic, GameError, RulebookError, UsageError, called_from
+from ..errors import Diagnostic, GameError, RulebookError, UsageError, called_from, printable
 from ..loading.resources import find_ruleset
 from ..loading.source import STOPPED
 from ..adapters.actions import warnings_of
@@ -19,12 +19,18 @@ from ..loading.variants import Distinct, load_data
 from ..engine.params import reached_entries
 
 
+def _shown(text: str) -> str:
+    """``text`` as a terminal may show it, line by line (errors.printable): a ruleset's names, a
+    variant's, a playout's message may hold control characters (a ruleset is untrusted input)."""
+    return "\n".join(map(printable, text.split("\n")))
+
+
 def _out(text: str = "") -> None:
-    print(text, file=sys.stdout)
+    print(_shown(text), file=sys.stdout)
 
 
 def _err(text: str) -> None:
-    print(text, file=sys.stderr)
+    print(_shown(text), file=sys.stderr)
 
 
 def add_validate(p: argparse.ArgumentParser) -> None:
