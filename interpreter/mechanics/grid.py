@@ -31,12 +31,13 @@ from ..expr.builtins import register_builtin
 from ..expr.parser import ExprError, as_expr, bare_name, offset_of
 from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
 from ..engine.values import as_whole
+from ..expr.runtime import stored
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .ask_once import SEAT_ASKED, AskOnce
 from .attempt_target import secret
 from .base import WHO, Step, step_kind
 from .contract import Key
-from .counters import may_be_fraction
+from .counters import held, may_be_fraction
 from .grid_prices import LocalPrices, generated
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -267,9 +268,12 @@ class Grid(AskOnce):
                   f"        {own_call(self.pay)}"]
         if self.mark is not None:
             lines.append(f"        {own_call(self.mark)}")
-        lines.append(f"    {counter_ref(self.pay)}[{team if self.pay_team else 'who'}] -= cost")
+        # (paid and marked within 64 bits, as a gain is: a price of -2^64 wrote a state that did not reload)
+        g.bind({"_stored": stored})
+        paid = f"{counter_ref(self.pay)}[{team if self.pay_team else 'who'}]"
+        lines.append(f"    {held(paid, f'{paid} - cost', '_n', rises=False)}")
         if self.mark is not None:
-            lines.append(f"    {counter_ref(self.mark)}[card] = cost")
+            lines.append(f"    {held(f'{counter_ref(self.mark)}[card]', 'cost', '_n', rises=False)}")
         told = "".join(f", {k!r}: {v!r}" for k, v in secret(self.var).items())   # (a private variable: named)
         lines += [f"    {var_write(self.var, 'card')}",
                   f"    if {ev} is not None:",
