@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import register_builtin
-from ..expr.parser import ExprError, as_expr, bare_name, offset_of
-from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from ..expr.parser import ExprError, as_expr, offset_of
+from ..expr.types import BOOL, CARD, INT, list_of
 from ..engine.values import as_whole
 from ..expr.runtime import stored
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
@@ -92,6 +92,7 @@ class Grid(AskOnce):
 
     me_var: str | None                  # the variable holding 'me' where the step runs
     who: ExprFn                         # the seat asked
+    who_me: bool                        # it is just me
     zone: ZoneFn                        # the grid
     zone_name: str
     zone_src: str | None                # the zone's source where it is a shared zone named alone
@@ -117,7 +118,7 @@ class Grid(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)   # (who: -1 is no seat)
         with ctx.asking(main.get("who", "me")):   # (the zone, costs and then: the seat asked's)
             s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
             s.zone_name = ctx.zone_name(main.get("zone", "none"))
@@ -208,7 +209,7 @@ class Grid(AskOnce):
 
     def _who(self, g) -> str:
         me = g.me(self.me_var)
-        return me if bare_name(self.who.tree) == "me" and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
+        return me if self.who_me and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
 
     def _where(self, g) -> str:
         """The grid's zone and rows as the generated code reads them: written in where they are
