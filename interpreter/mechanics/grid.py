@@ -272,9 +272,9 @@ class Grid(AskOnce):
         # (paid and marked within 64 bits, as a gain is: a price of -2^64 wrote a state that did not reload)
         g.bind({"_stored": stored})
         paid = f"{counter_ref(self.pay)}[{team if self.pay_team else 'who'}]"
-        lines.append(f"    {held(paid, f'{paid} - cost', '_n', rises=False)}")
+        lines.append(f"    {held(paid, f'{paid} - cost', '_paid', rises=False)}")
         if self.mark is not None:
-            lines.append(f"    {held(f'{counter_ref(self.mark)}[card]', 'cost', '_n', rises=False)}")
+            lines.append(f"    {held(f'{counter_ref(self.mark)}[card]', 'cost', '_marked', rises=False)}")
         told = "".join(f", {k!r}: {v!r}" for k, v in secret(self.var).items())   # (a private variable: named)
         lines += [f"    {var_write(self.var, 'card')}",
                   f"    if {ev} is not None:",
