@@ -276,11 +276,11 @@ class FlowSource:
         written in, when its compiler noted a bare read of a parameter, variable or table, the
         seats or a constant (``expr/code.py`` shapes: no call, and nothing in it can raise the
         TypeError its function turns into the language's error); else a call."""
-        if self._bare(fn):
+        if self.bare(fn):
             return f"({fn.source})"
         return f"{self.fn(fn)}(S, {me}, {L})"
 
-    def _bare(self, fn) -> bool:
+    def bare(self, fn) -> bool:
         """Whether ``value`` writes ``fn`` in as its source: a bare read, nothing to raise."""
         form = shape(getattr(fn, "source", None))
         return not self.plain and (isinstance(form, (Const, Var, Seats)) or isinstance(form, Table) and not form.bound)
@@ -436,7 +436,7 @@ class FlowSource:
                 call = f"{self.fn(fn)}(S, {me}, {', '.join(args)})"
                 return [f"{pad}{target} = {form.format(call)}"]
             binds = [*bind_me, *(f"{parameter(k, i)} = {a}" for i, (k, a) in enumerate(zip(params, args)))]
-        elif self._bare(fn) or not self.inline(fn):
+        elif self.bare(fn) or not self.inline(fn):
             return [f"{pad}{target} = {form.format(self.value(fn, me, L))}"]
         else:
             # (``L`` only for one that reads a local: the one way an expression's code names it, expr/names.py)

@@ -141,6 +141,14 @@ def located(S, e: Exception) -> GameError:
     return error
 
 
+def at_step(e: Exception, step) -> None:
+    """Note on ``e``, raised while ``step`` made its new frame (a kind's ``enter``: a repeat's count,
+    a trick's leader), that it is located at ``step`` (``located``), not at the step entering it,
+    unless an inner rule was."""
+    if getattr(e, "rulebook_step", None) is None:
+        e.rulebook_step = step   # type: ignore[attr-defined]  # (our note, on any exception)
+
+
 def reask(S) -> None:
     """Recompute the pending decision after the state was changed from outside (a patch)."""
     if S.stack and S.dec is not None:

@@ -42,9 +42,14 @@ def bounded(em, dst: str, value: str, rises: bool = True, name: str | None = Non
     given). Written into every gain: one comparison, where the amount never takes away
     (``rises``), both ends else, and _stored called only to raise; one statement, as ``+=`` was
     (an effect list of a few statements is written in place: building/inlined.py INLINE_LINES)."""
-    n = name or em.fresh("_n")
+    em.line(held(dst, value, name or em.fresh("_n"), rises))
+
+
+def held(dst: str, value: str, n: str, rises: bool = True) -> str:
+    """The one statement ``bounded`` writes (by way of the local ``n``), for a step's code written
+    as lines (grid.py: a price paid and marked; ``_stored`` bound in its module)."""
     test = f"({n} := {value}) <= {MAX_INT}" if rises else f"{-MAX_INT - 1} <= ({n} := {value}) <= {MAX_INT}"
-    em.line(f"{dst} = {n} if {test} else _stored({n})   # (_stored raises)")
+    return f"{dst} = {n} if {test} else _stored({n})   # (_stored raises)"
 
 
 # a gain's or a lose's amount (transfer says its own: at most this much), read by amount_of

@@ -109,6 +109,7 @@ class Attempt(Step):
     2 outcome known; 9 nothing to attempt. The outcome's steps take the frame's place (the
     attempt is done once they start): no trip through the loop to pop it after them."""
     who: Any                        # the acting seat's expression
+    who_me: bool                    # it is just me
     var: str | None                 # the variable the outcome's name is stored in (`as:`)
     actor: str | None               # the variable holding the seat that attempted (`actor:`; None: me is as before)
     target: Target | None          # the step naming what is attempted, if any
@@ -119,7 +120,7 @@ class Attempt(Step):
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
         who = main.get("who", "me")   # (the target, chances and ifs read the seat asked's me: ctx.asking)
-        s.who = ctx.expr(who, (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who, s.who_me = cls.asker(ctx, who, (*p, "who"), scope)   # (who: -1 is no seat)
         s.prompt = str(main.get("prompt", "outcome"))
         s.var = main.get("as")
         if s.var is not None:
@@ -335,7 +336,7 @@ class Attempt(Step):
         holds, in one go; none but those where there is no actor, a test left out where the actor
         is a variable known to hold a seat."""
         me, stack = g.me(self.me_var), state_read("stack")
-        bare = not plain and bare_name(self.who.tree) == "me"
+        bare = not plain and self.who_me
         who = me if bare else f"{g.fn(self.who)}(S, {me}, None)"
         above = () if self.target is None or plain else (g.enter(self.target),)
         if late is not None and bare:

@@ -12,6 +12,7 @@ from ..expr.types import ANY, BOOL, INT, NUM, PLAYER, walked
 from ..expr.names import state_add, state_read, var_ref, var_write
 from ..engine.frames import listof, seat, whole
 from ..engine.invariants import weight
+from ..engine.loop import at_step
 from ..engine.sight import unseen_by
 from .recounts import reads_hidden, seats_again
 from .base import IF_KEYS, STEPS_BESIDE, Step, step_kind
@@ -83,7 +84,11 @@ class Repeat(Step):
         self.watched = self.var is not None and self.var in watched_vars
 
     def enter(self, S):
-        return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
+        try:
+            return [self.index, 0, self.times(S, self.me(S, self.me_var), None)]
+        except Exception as e:   # (its count's error: located here, not at the step entering it)
+            at_step(e, self)
+            raise
 
     def hidden_values(self, S, frame, seat, rng):
         """A determinization for ``seat`` (engine/knowledge.py): a count that read a private
@@ -353,8 +358,12 @@ class Turns(Step):
 
     def enter(self, S):
         me = self.me(S, self.me_var)
-        laps = self.rounds(S, me, None) if self.rounds is not None else (None if self.until is not None else 1)
-        return [self.index, self.order(S), 0, 0, laps]
+        try:
+            laps = self.rounds(S, me, None) if self.rounds is not None else (None if self.until is not None else 1)
+            return [self.index, self.order(S), 0, 0, laps]
+        except Exception as e:   # (its laps' or its first lap's error: located here)
+            at_step(e, self)
+            raise
 
     def flow_source(self, g):
         lines = [f"def R{self.index}(S, frame):"]
@@ -417,8 +426,8 @@ class Turns(Step):
         """A new frame as a list display (FlowSource.enter), its first lap's order the table's
         rotation (``_rotation``: no list made), where there is one; else None (``enter``)."""
         order = self._rotation(g)
-        if order is None:
-            return None
+        if order is None or (self.rounds is not None and not g.bare(self.rounds)):   # (a call, which may
+            return None   # raise: made by enter, its error located here)
         laps = g.value(self.rounds, g.me(self.me_var)) if self.rounds is not None else "None" if self.until is not None else "1"
         return f"[{self.index}, {order}, 0, 0, {laps}]"
 

@@ -28,15 +28,16 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from ..expr.arity import check_arity, list_arg
 from ..expr.builtins import register_builtin
-from ..expr.parser import ExprError, as_expr, bare_name, offset_of
-from ..expr.types import BOOL, CARD, INT, PLAYER, list_of
+from ..expr.parser import ExprError, as_expr, offset_of
+from ..expr.types import BOOL, CARD, INT, list_of
 from ..engine.values import as_whole
+from ..expr.runtime import stored
 from ..expr.names import counter_ref, item_read, own_call, state_read, state_write, var_write, zone_ref
 from .ask_once import SEAT_ASKED, AskOnce
 from .attempt_target import secret
 from .base import WHO, Step, step_kind
 from .contract import Key
-from .counters import may_be_fraction
+from .counters import held, may_be_fraction
 from .grid_prices import LocalPrices, generated
 from .grid_shape import adjacency, neighbour_getters, neighbours_at
 
@@ -91,6 +92,7 @@ class Grid(AskOnce):
 
     me_var: str | None                  # the variable holding 'me' where the step runs
     who: ExprFn                         # the seat asked
+    who_me: bool                        # it is just me
     zone: ZoneFn                        # the grid
     zone_name: str
     zone_src: str | None                # the zone's source where it is a shared zone named alone
@@ -116,7 +118,7 @@ class Grid(AskOnce):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who, s.who_me = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)   # (who: -1 is no seat)
         with ctx.asking(main.get("who", "me")):   # (the zone, costs and then: the seat asked's)
             s.zone = ctx.zone_ref(main.get("zone", "none"), (*p, "zone"))
             s.zone_name = ctx.zone_name(main.get("zone", "none"))
@@ -207,7 +209,7 @@ class Grid(AskOnce):
 
     def _who(self, g) -> str:
         me = g.me(self.me_var)
-        return me if bare_name(self.who.tree) == "me" and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
+        return me if self.who_me and not g.plain else f"{g.fn(self.who)}(S, {me}, None)"
 
     def _where(self, g) -> str:
         """The grid's zone and rows as the generated code reads them: written in where they are
@@ -267,9 +269,12 @@ class Grid(AskOnce):
                   f"        {own_call(self.pay)}"]
         if self.mark is not None:
             lines.append(f"        {own_call(self.mark)}")
-        lines.append(f"    {counter_ref(self.pay)}[{team if self.pay_team else 'who'}] -= cost")
+        # (paid and marked within 64 bits, as a gain is: a price of -2^64 wrote a state that did not reload)
+        g.bind({"_stored": stored})
+        paid = f"{counter_ref(self.pay)}[{team if self.pay_team else 'who'}]"
+        lines.append(f"    {held(paid, f'{paid} - cost', '_paid', rises=False)}")
         if self.mark is not None:
-            lines.append(f"    {counter_ref(self.mark)}[card] = cost")
+            lines.append(f"    {held(f'{counter_ref(self.mark)}[card]', 'cost', '_marked', rises=False)}")
         told = "".join(f", {k!r}: {v!r}" for k, v in secret(self.var).items())   # (a private variable: named)
         lines += [f"    {var_write(self.var, 'card')}",
                   f"    if {ev} is not None:",

@@ -18,8 +18,10 @@ from ..engine import frames
 from ..engine.frames import listof, row, seat, whole
 from ..engine.invariants import weight
 from ..engine.knowledge import know
+from ..engine.loop import at_step
 from ..engine.sight import unseen_by
 from .base import Step, checked_seat, step_kind
+from .flow import whole_count
 from .contract import Key, players_key
 from .recounts import reads_hidden, seats_again
 
@@ -69,7 +71,8 @@ class Pass(Step):
         ctx.flows(step.zone, step.into)
         with ctx.asking(None):   # (each passing seat's: me = that seat)
             step.to = checked_seat(ctx, ctx.expr(main.get("to", "left(me)"), (*p, "to"), has_me=True, expect=PLAYER))
-        step.count = ctx.expr(main.get("count", 1), (*p, "count"), has_me=scope.has_me, expect=INT)
+        # (a whole number, as its frame keeps it: of type any, checked where it is counted)
+        step.count = whole_count(ctx, ctx.expr(main.get("count", 1), (*p, "count"), has_me=scope.has_me, expect=INT), (*p, "count"))
         step.who = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=scope.has_me, expect="list")
         step.prompt = str(main.get("prompt", "pass"))
         step.sorted_into = ctx.zone_sorted(step.into)
@@ -81,8 +84,12 @@ class Pass(Step):
 
     def enter(self, S):
         me = self.me(S, self.me_var)
-        givers = list(self.who(S, me, None))
-        return [self.index, 0, 0, [], givers, self.count(S, me, None)]
+        try:
+            givers = list(self.who(S, me, None))
+            return [self.index, 0, 0, [], givers, self.count(S, me, None)]
+        except Exception as e:   # (its givers' or its count's error: located here)
+            at_step(e, self)
+            raise
 
     # run and resolve exist only as the Python the generators below write (building/flowgen.py)
     run = Step.run

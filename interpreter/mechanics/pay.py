@@ -30,7 +30,7 @@ from ..errors import BudgetExceeded, figure
 from ..expr.limits import MAX_COST
 from ..expr.names import slot
 from ..expr.runtime import ExprRuntimeError, stored
-from ..expr.types import INT, PLAYER
+from ..expr.types import INT
 from ..engine.values import as_whole
 from ..engine.frames import listof, seat, whole
 from ..engine.invariants import weight
@@ -110,7 +110,7 @@ class Pay(Step):
     @classmethod
     def build(cls, ctx, main, rest, path, scope):
         s, main, p = cls.started(ctx, main, rest, path, scope)
-        s.who = ctx.expr(main.get("who", "me"), (*p, "who"), has_me=scope.has_me, expect=PLAYER)
+        s.who = cls.asker(ctx, main.get("who", "me"), (*p, "who"), scope)[0]   # (who: -1 is no seat, not seat 1)
         costs = main.get("costs") or {}
         if not isinstance(costs, dict):
             ctx.error("costs is a mapping counter: amount", (*p, "costs"), "step")

@@ -33,13 +33,10 @@ def e_advance(fx, em, spec, path, locals, has_me):
     by = amount_of(fx, spec, path, locals, has_me, name, BY, "by:")   # (whole numbers, as the counter holds)
     old, new = em.fresh("_o"), em.fresh("_n")
     em.line(f"{old} = {dst}")
-    if "max" in spec:   # (at most its old value or the last space: within 64 bits, as amounts are)
-        em.line(f"{new} = {old} + max(0, {by})")
-        top = amount_of(fx, spec, path, locals, has_me, name, LAST, "max:")
-        em.line(f"{new} = max({old}, min({new}, {top}))")
-        em.line(f"{dst} = {new}")
-    else:
-        bounded(em, dst, f"{old} + max(0, {by})", name=new)
+    top = amount_of(fx, spec, path, locals, has_me, name, LAST, "max:") if "max" in spec else None
+    # (the new space held to 64 bits, as a gain's value is, with max: too: a by: and a max: of
+    # 2^64 moved the piece there; never below its old space)
+    bounded(em, dst, f"{old} + max(0, {by})" if top is None else f"max({old}, min({old} + max(0, {by}), {top}))", name=new)
     if "stack" in spec:
         sname = spec["stack"]
         counters = fx.ctx.names.counters

@@ -32,10 +32,11 @@ from ..expr.names import item_read, owning, state_add, state_read, state_write, 
 from ..engine.capacity import guard
 from ..engine.frames import listof, seat, whole
 from ..engine.knowledge import know
+from ..engine.loop import at_step
 from ..engine.sight import reads_unseen
 from ..engine.visibility import bit
 from ..engine.voids import follow_index, led_cards, record
-from .base import Step, step_kind
+from .base import Step, checked_seat, step_kind
 from .contract import Key, players_key
 
 if TYPE_CHECKING:
@@ -137,7 +138,8 @@ class Tricks(Step):
         s.collect = ctx.owned_zone(main.get("collect"), (*p, "collect"))
         ctx.flows(s.hand, s.table)
         ctx.flows(s.table, s.collect)
-        s.leader = ctx.expr(main.get("leader", "0"), (*p, "leader"), has_me=has_me, expect=PLAYER)
+        # (a seat or none, as its frame keeps it: leader: -1 led as seat -1, true as true)
+        s.leader = checked_seat(ctx, ctx.expr(main.get("leader", "0"), (*p, "leader"), has_me=has_me, expect=PLAYER))
         s.players = ctx.expr(main.get("players", "players"), (*p, "players"), has_me=has_me, expect="list")
         s.count = ctx.expr(main["count"], (*p, "count"), has_me=has_me, expect=INT) if "count" in main else None
         s.plays = ctx.expr(main.get("plays", 1), (*p, "plays"), has_me=has_me, expect=INT)
@@ -171,7 +173,11 @@ class Tricks(Step):
 
     def enter(self, S):
         me = self.me(S, self.me_var)
-        return [self.index, 0, self.leader(S, me, None), None, 0, None]   # DONE .. PLAYED
+        try:
+            return [self.index, 0, self.leader(S, me, None), None, 0, None]   # DONE .. PLAYED
+        except Exception as e:   # (its leader's error: located here)
+            at_step(e, self)
+            raise
 
     def observe(self, S, frame, player):
         """Who has played which card of the trick in progress, and who led it: each card by its
