@@ -429,20 +429,17 @@ def check_redacted(S, ev, seat):
             sees = bool(left or (to is not None and logged_seers(rules, seen, to, ev.get("to_owner")) & me))
             sees = sees or (kind == "show" and seat == ev["shown_to"])   # shown to that seat alone
         assert ("cards" in out or "card" in out) == sees, (ev, out, seat)
-    elif kind in ("gain", "lose", "pay", "set_counter", "advance"):
-        owner = counter_owner(rules, S.members, ev.get("counter"), ev, "owner")
-        sees = logged_counter_seers(rules, seen, ev.get("counter"), owner) & me
-        if kind != "pay" and not seen.counter_seers(ev.get("counter"), owner) & me:   # a change it cannot see: not told
-            assert out is None, (ev, out, seat)
-        else:
-            assert out.get("hidden", False) != bool(sees), (ev, out, seat)
-    elif kind == "transfer":
-        owners = [counter_owner(rules, S.members, ev.get(k), ev, o) for k, o in (("from", "from_owner"), ("to", "to_owner"))]
-        sides = [bool(logged_counter_seers(rules, seen, ev.get(k), o) & me) for k, o in zip(("from", "to"), owners)]
-        if not any(seen.counter_seers(ev.get(k), o) & me for k, o in zip(("from", "to"), owners)):
+    elif kind in ("gain", "lose", "pay", "set_counter", "advance", "transfer"):
+        # the counters it changes: seen (of a card, only one always seen), else named nowhere in it
+        keys = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else \
+            (("counter", "owner"), *((("to", "to_owner"),) if kind == "pay" and "to" in ev else ()))
+        sides = [bool(logged_counter_seers(rules, seen, ev.get(k), counter_owner(rules, S.members, ev.get(k), ev, o)) & me)
+                 for k, o in keys]
+        if not any(sides):   # a change it cannot see: not told
             assert out is None, (ev, out, seat)
         else:
             assert out.get("hidden", False) != all(sides), (ev, out, seat)
+            assert all(k not in out for (k, _), s in zip(keys, sides) if not s), (ev, out, seat)
     elif kind in ("set", "random"):
         assert ("value" in out) == bool(rules.visibility.var_seers(ev.get("var")) & me), (ev, out, seat)
 

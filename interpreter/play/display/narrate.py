@@ -162,8 +162,10 @@ class _Teller:
             if not ev.get("hidden") and not ev.get("amount"):
                 return None   # nothing moved
             amount = "some" if ev.get("hidden") else str(ev.get("amount"))
-            return (f"{amount} moves from {self.zone(ev.get('from'), ev.get('from_owner'))} "
-                    f"to {self.zone(ev.get('to'), ev.get('to_owner'))}")
+            # (a side the seat does not see is left out of a redacted event: play/logs/redact.py)
+            src = f" from {self.zone(ev.get('from'), ev.get('from_owner'))}" if "from" in ev else ""
+            to = f" to {self.zone(ev.get('to'), ev.get('to_owner'))}" if "to" in ev else ""
+            return f"{amount} moves{src}{to}"
         if kind == "set_counter":
             if not ev.get("hidden") and self.known.unchanged(("c", ev.get("counter"), ev.get("owner")), ev.get("value")):
                 return None   # set to what it was: nothing happened

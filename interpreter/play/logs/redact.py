@@ -48,15 +48,17 @@ class Redactor:
       card drawn into your hand, or passed from it, is yours to know; a ``gather`` shows them
       only when each zone it empties is visible to all (it lumps every owner's cards
       together); otherwise ``cards`` becomes a ``count``;
-    - a counter event (gain, lose, advance, set_counter) of a counter the seat may not see, or a
-      transfer between two such counters, is left out of the line: the seat's observation cannot
-      tell it happened (which counter changed may tell which branch a hidden value took), and the
-      line keeps no count of what it left out; a transfer with one side the seat sees, and a pay
-      (the payment a decision made: seen), and a change of a counter of a card not always seen
-      (below: the log cannot tell whether the seat sees the card), lose their amounts (a pay also
-      the counter it chose),
-      and so does a field a step declares as an amount of such a counter
-      (``Step.event_amounts``: the cost of a grid space);
+    - a counter event (gain, lose, advance, set_counter, pay) of a counter the seat may not see,
+      or of a counter of a card not always seen (below: the log cannot tell whether the seat
+      sees the card), and a transfer or a pay to a supply (``SIDES``) between two such counters,
+      is left out of the line: the seat's observation cannot tell it happened (which counter
+      changed may tell which branch a hidden value took), and the line keeps no count of what it
+      left out (a pay the payer was asked is told by its decision line; one nobody was asked,
+      an event a unit, leaves no trace); a transfer with one side the seat sees keeps that side
+      and loses the other's name and owner and its amount (``"hidden": true``); a reset keeps
+      the counters the seat sees an instance of, none left: left out; a field a step declares as
+      an amount of a counter the seat may not see is dropped (``Step.event_amounts``: the cost
+      of a grid space);
     - the card that owns a zone or counter named in an event (``owner``, ``from_owner``,
       ``to_owner`` of one owned by each card) is shown only when it is of a component every
       seat always sees where it lies (engine/sight.py ``public_kinds``), else it becomes "?"
@@ -98,7 +100,9 @@ class Redactor:
              **dict.fromkeys(("grid", "reset", "branch", "end_game"), "amounts")}
     TOLD = {"attempt": "outcome", "grid": "space"}   # the field naming the value an event's ``var`` keeps
     DRAWN = ("attempt",)   # a value chance gave, not the actor's choice: seen as its variable is
-    DROP = {"advance": ("from", "to"), "pay": ("amount", "counter", "to"),   # the rest drop "amount"
+    # the counters a counter event changes (its field, its owner's): the rest change ("counter", "owner")
+    SIDES = {"transfer": (("from", "from_owner"), ("to", "to_owner")), "pay": (("counter", "owner"), ("to", "to_owner"))}
+    DROP = {"advance": ("from", "to"),   # what a change half seen loses besides its hidden side: the rest "amount"
             "set_counter": ("value",)}
 
     def __init__(self, rules, seat: int | None, members=None):
@@ -114,6 +118,11 @@ class Redactor:
 
     def _sees_counter(self, name, owner) -> bool:
         return bool(counter_seers(self.rules, self.members, name, owner) & self.bit)
+
+    def _sees_any(self, name) -> bool:
+        """Whether the seat sees some instance of counter ``name`` (a reset sets every one)."""
+        masks = self.rules.visibility.seen(self.members).counter.get(name)
+        return any(m & self.bit for m in (masks if isinstance(masks, tuple) else (masks or 0,)))
 
     def _unsure(self, name, owner) -> bool:
         """Whether ``name`` is a counter of a card the seat may not see where it lies (public_card)."""
@@ -154,13 +163,13 @@ class Redactor:
             out["count"] = (len(cards) if isinstance(cards, list) else 0) + (1 if "card" in ev else 0)
             return out
         if rule == "counter":
-            sides = (("from", "from_owner"), ("to", "to_owner")) if kind == "transfer" else (("counter", "owner"),)
-            unseen = [not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) for k, o in sides]
-            if all(unseen) and kind != "pay":   # a change the seat cannot see: not for it to know of
+            sides = [(k, o) for k, o in self.SIDES.get(kind, (("counter", "owner"),)) if k in ev]
+            unseen = [not self._sees_counter(ev.get(k), self._owner(ev.get(k), ev, o)) or self._unsure(ev.get(k), ev.get(o))
+                      for k, o in sides]
+            if all(unseen):   # a change the seat cannot see (a pay's: its decision line tells it): not for it
                 return None
-            if any(unseen) or any(self._unsure(ev.get(k), ev.get(o)) for k, o in sides):
-                # which counter changed may stay; how much, and where a track piece is, do not
-                drop = self.DROP.get(kind, ("amount",))
+            if any(unseen):   # the side it sees may stay; the other's name, and how much, do not
+                drop = {*self.DROP.get(kind, ("amount",)), *(f for side, hid in zip(sides, unseen) if hid for f in side)}
                 return {**{k: v for k, v in ev.items() if k not in drop}, "hidden": True}
             return ev
         if rule == "variable":
@@ -175,6 +184,11 @@ class Redactor:
             return ev
         if rule == "roll":   # a roll's chances may be computed from what no seat sees (whether
             return {k: v for k, v in ev.items() if k != "chances"}   # a target is hidden): its outcome only
+        if kind == "reset":   # the counters the seat sees an instance of (another's: no trace of it)
+            shown = [c for c in ev.get("counters") or [] if self._sees_any(c)]
+            if not shown:
+                return None
+            ev = {**ev, "counters": shown} if len(shown) < len(ev.get("counters") or []) else ev
         if kind in self.amounts:
             unseen = [f for f, counters in self.amounts[kind].items()
                       if f in ev and any(not self._sees_counter(c, self._owner(c, ev, "")) for c in counters)]
