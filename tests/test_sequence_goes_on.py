@@ -143,8 +143,8 @@ def test_going_on_up_the_flow_or_not_plays_as_the_reference(tmp_path, more):
 
 def test_an_error_entering_the_step_after_a_turns_effects_is_located_at_that_step(tmp_path):
     """The step entered in the turn's body's place is one whose entering cannot fail: a
-    `repeat` whose count raises is entered by the body, and the error is located at the body,
-    as the plain reference locates it (not at the turn)."""
+    `repeat` whose count raises is entered by the body, and the error is located at the repeat
+    (engine/loop.py at_step), as the plain reference locates it (not at the turn)."""
     from interpreter.errors import GameError
     from test_flowgen import reference
     text = TURNS.replace('- choose: {options: "[1, 2]", as: x}',
@@ -155,4 +155,4 @@ def test_an_error_entering_the_step_after_a_turns_effects_is_located_at_that_ste
         with pytest.raises(GameError) as info:
             r.new_game(2)
         said.append(str(info.value))
-    assert said[0] == said[1] and "in steps: division by zero" in said[0], said
+    assert said[0] == said[1] and "g.yaml:11:11: error[runtime]: in repeat: division by zero" in said[0], said
